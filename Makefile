@@ -1,0 +1,55 @@
+# Two commands matter: `make run` and `make test`. Everything else is a helper.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+# Django 6 needs Python >= 3.12: take the first such interpreter on this machine
+# (plain names first, then pyenv installs, which pyenv shims hide).
+PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 \
+	$$HOME/.pyenv/versions/3.14*/bin/python3 $$HOME/.pyenv/versions/3.13*/bin/python3 \
+	$$HOME/.pyenv/versions/3.12*/bin/python3; do \
+	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
+
+.PHONY: help run test lint format bench messages clean
+
+help:
+	@echo "make run    - set up .venv, migrate, load the demo and serve on http://127.0.0.1:8000"
+	@echo "make test   - lint and run the whole test suite"
+	@echo "make bench  - print performance figures"
+
+$(STAMP): pyproject.toml
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (Django 6); none found." >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(BIN)/python manage.py demo_setup
+	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_scoring.py
+	$(BIN)/python bench/bench_pages.py
+
+# Needs GNU gettext (Debian: apt-get install gettext).
+messages: $(STAMP)
+	$(BIN)/python manage.py makemessages -l sv --no-obsolete --no-location
+	$(BIN)/python manage.py compilemessages
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,72 @@
+import uuid
+
+import pytest
+
+from tournament.models import Seat
+from tournament.services import draws, hands, registration
+
+
+def names(count):
+    base = ["Anna", "Bo", "Cia", "Dan", "Eva", "Filip", "Gun", "Hugo", "Ida", "Jon", "Kim", "Lo"]
+    return base[:count]
+
+
+@pytest.fixture
+def make_tournament(td_user):
+    def make(players=3, **settings):
+        tournament = registration.create_tournament(
+            actor=td_user, name=settings.pop("name", "SM 2026"), **settings
+        )
+        for name in names(players) if isinstance(players, int) else players:
+            registration.register_player(tournament=tournament, actor=td_user, name=name)
+        return tournament
+
+    return make
+
+
+def seat_of(table, name):
+    return Seat.objects.get(table=table, player__name=name)
+
+
+def positions(table):
+    """Player name -> seat position at the table."""
+    return {s.player.name: s.position for s in table.seats.select_related("player")}
+
+
+def play(table, *by_name, fantasyland=(), actor=None):
+    """Record the next hand as points given in the order of seat positions."""
+    table.refresh_from_db()
+    seats = list(table.seats.order_by("position"))
+    points = dict(
+        zip([s.position for s in seats if s.left_after_hand is None], by_name, strict=True)
+    )
+    return hands.record_hand(
+        table=table,
+        hand_number=table.hands_played + 1,
+        idempotency_key=uuid.uuid4(),
+        points=points,
+        fantasyland=fantasyland,
+        actor=actor,
+    )
+
+
+def play_named(table, points_by_name, fantasyland_names=(), actor=None):
+    table.refresh_from_db()
+    pos = positions(table)
+    return hands.record_hand(
+        table=table,
+        hand_number=table.hands_played + 1,
+        idempotency_key=uuid.uuid4(),
+        points={pos[name]: value for name, value in points_by_name.items()},
+        fantasyland={pos[name] for name in fantasyland_names},
+        actor=actor,
+    )
+
+
+def totals(table):
+    return {s.player.name: s.total for s in table.seats.select_related("player")}
+
+
+def single_table(tournament, td_user, seed="fixed-seed"):
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed=seed)
+    return level.tables.get()

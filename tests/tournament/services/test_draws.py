@@ -1,0 +1,117 @@
+import uuid
+
+import pytest
+
+from tests.tournament.conftest import play
+from tournament.models import AuditEntry, Draw, Seat, Table
+from tournament.services import DrawLocked, NotAllowed, draws, hands, registration
+from tournament.services.errors import InvalidEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def seating(level):
+    return [
+        ([s.player.name for s in t.seats.order_by("position")], t.first_dealer_position)
+        for t in Table.objects.filter(level=level, draw__superseded_at__isnull=True)
+    ]
+
+
+def test_first_draw_seats_seven_players_in_three_two_two(make_tournament, td_user):
+    tournament = make_tournament(7)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user)
+    tables = list(level.tables.order_by("number"))
+    assert [t.seats.count() for t in tables] == [3, 2, 2]
+    assert Seat.objects.filter(table__level=level).values("player").distinct().count() == 7
+    assert all(t.required_hands == 20 and t.hands_played == 0 for t in tables)
+    draw = Draw.objects.get(level=level)
+    assert len(draw.seed) == 32 and draw.created_by == td_user
+    entry = AuditEntry.objects.get(action="draw.create")
+    assert entry.actor == td_user and entry.after["seed"] == draw.seed
+    assert len(entry.after["tables"]) == 3
+
+
+def test_same_seed_reproduces_the_same_tables(make_tournament, td_user):
+    one = draws.draw_first_level(tournament=make_tournament(8, name="A"), actor=td_user, seed="s1")
+    two = draws.draw_first_level(tournament=make_tournament(8, name="B"), actor=td_user, seed="s1")
+    assert seating(one) == seating(two)
+    three = draws.draw_first_level(
+        tournament=make_tournament(8, name="C"), actor=td_user, seed="another"
+    )
+    assert seating(three) != seating(one)
+
+
+def test_redraw_before_first_hand_supersedes_and_keeps_old_draw(make_tournament, td_user):
+    tournament = make_tournament(6)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="first")
+    before = seating(level)
+    draws.redraw_level(level=level, actor=td_user, reason="Player sat at the wrong table")
+    old, new = Draw.objects.filter(level=level).order_by("number")
+    assert old.superseded_at is not None and new.superseded_at is None
+    assert new.number == 2 and new.reason == "Player sat at the wrong table"
+    assert Table.objects.filter(draw=old).count() == 2  # kept as evidence
+    assert Table.objects.filter(draw=new).count() == 2
+    entry = AuditEntry.objects.get(action="draw.redo")
+    assert [t["players"] for t in entry.before["tables"]] == [names for names, _ in before]
+    assert entry.after["seed"] == new.seed
+
+
+def test_draw_is_locked_once_the_first_hand_is_recorded(make_tournament, td_user):
+    tournament = make_tournament(5)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user)
+    table = level.tables.get(number=2)
+    play(table, 3, -3)
+    with pytest.raises(DrawLocked, match="locked"):
+        draws.redraw_level(level=level, actor=td_user)
+    assert Draw.objects.filter(level=level).count() == 1
+
+
+def test_withdrawn_players_are_not_drawn_and_registration_closes(make_tournament, td_user):
+    tournament = make_tournament(4)
+    registration.withdraw_player(player=tournament.players.get(name="Dan"), actor=td_user)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user)
+    assert sorted(s.player.name for s in Seat.objects.filter(table__level=level)) == [
+        "Anna",
+        "Bo",
+        "Cia",
+    ]
+    with pytest.raises(NotAllowed, match="before the first draw"):
+        registration.register_player(tournament=tournament, actor=td_user, name="Late")
+    with pytest.raises(NotAllowed, match="already made"):
+        draws.draw_first_level(tournament=tournament, actor=td_user)
+
+
+def test_a_draw_needs_two_players(make_tournament, td_user):
+    with pytest.raises(NotAllowed, match="at least 2 players"):
+        draws.draw_first_level(tournament=make_tournament(1), actor=td_user)
+
+
+def test_duplicate_and_empty_player_names_are_refused(make_tournament, td_user):
+    tournament = make_tournament(["Anna"])
+    with pytest.raises(InvalidEntry, match="already registered"):
+        registration.register_player(tournament=tournament, actor=td_user, name=" anna ")
+    with pytest.raises(InvalidEntry, match="needs a name"):
+        registration.register_player(tournament=tournament, actor=td_user, name="  ")
+
+
+def test_settings_fixed_after_first_draw(make_tournament, td_user):
+    tournament = make_tournament(3)
+    registration.update_settings(tournament=tournament, actor=td_user, min_hands=12)
+    tournament.refresh_from_db()
+    assert tournament.min_hands == 12
+    draws.draw_first_level(tournament=tournament, actor=td_user)
+    with pytest.raises(NotAllowed, match="fixed"):
+        registration.update_settings(tournament=tournament, actor=td_user, min_hands=10)
+    with pytest.raises(InvalidEntry, match="1 to 200"):
+        registration.create_tournament(actor=td_user, name="X", min_hands=0)
+
+
+def test_record_hand_on_superseded_table_is_refused(make_tournament, td_user):
+    tournament = make_tournament(3)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user)
+    old_table = level.tables.get()
+    draws.redraw_level(level=level, actor=td_user)
+    with pytest.raises(NotAllowed, match="redrawn"):
+        hands.record_hand(
+            table=old_table, hand_number=1, idempotency_key=uuid.uuid4(), points={0: 0, 1: 0, 2: 0}
+        )

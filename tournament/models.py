@@ -1,0 +1,401 @@
+"""The shootout's data.
+
+The hand history (hands, their versions and per-player results) and the penalties
+are the truth. The few derived numbers stored here (a seat's total, a table's
+required hands and winner, a penalty's point cost) are caches that
+`tournament.services.recompute` rewrites in the same transaction as every change
+that moves them. Nothing is ever deleted: corrections add versions, redraws
+supersede draws, rescinding marks a penalty.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class NoDeleteQuerySet(models.QuerySet):
+    def delete(self):
+        raise PermissionError("Tournament records are never deleted.")
+
+
+class KeptModel(models.Model):
+    """A record that is kept forever: deleting raises."""
+
+    objects = NoDeleteQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("Tournament records are never deleted.")
+
+
+class Tournament(KeptModel):
+    class EntryMode(models.TextChoices):
+        POINTS = "points", _("Points")
+        CARDS = "cards", _("Cards")
+        EITHER = "either", _("Points or cards")
+
+    class Royalties(models.TextChoices):
+        US = "us", _("SM / US table")
+        RUSSIAN = "russian", _("Russian table")
+
+    class Method(models.TextChoices):
+        ONE_SIX = "1-6", _("1-6 (SM)")
+        TWO_FOUR = "2-4", _("2-4")
+
+    class FantasylandRepeat(models.TextChoices):
+        UNLIMITED = "unlimited", _("Repeats while qualified (SM)")
+        ONCE = "once", _("Repeats once")
+        NEVER = "never", _("Never repeats")
+
+    name = models.CharField(_("name"), max_length=120)
+    min_hands = models.PositiveSmallIntegerField(_("minimum hands per table"), default=20)
+    entry_mode = models.CharField(
+        _("hand entry"), max_length=10, choices=EntryMode, default=EntryMode.EITHER
+    )
+    royalties = models.CharField(
+        _("royalty table"), max_length=10, choices=Royalties, default=Royalties.US
+    )
+    scoring_method = models.CharField(
+        _("scoring method"), max_length=5, choices=Method, default=Method.ONE_SIX
+    )
+    fantasyland_repeat = models.CharField(
+        _("Fantasyland repeat"),
+        max_length=10,
+        choices=FantasylandRepeat,
+        default=FantasylandRepeat.UNLIMITED,
+    )
+    button_stays_in_fantasyland = models.BooleanField(
+        _("dealer button stays put for a Fantasyland hand"), default=False
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+    champion = models.ForeignKey(
+        "Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(min_hands__gte=1) & Q(min_hands__lte=200), name="min_hands_in_range"
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def rules(self):
+        from scoring import Rules
+
+        return Rules(
+            royalties=self.royalties,
+            method=self.scoring_method,
+            fantasyland_repeat=self.fantasyland_repeat,
+        )
+
+
+class Player(KeptModel):
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="players")
+    number = models.PositiveIntegerField(_("start number"))
+    name = models.CharField(_("name"), max_length=80)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # Cache of "3 warnings not rescinded"; rewritten with every penalty change.
+    disqualified = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_start_number"),
+            models.UniqueConstraint(fields=["tournament", "name"], name="unique_player_name"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Level(KeptModel):
+    """One round of the shootout: a draw of the players still in into tables."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="levels")
+    number = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_level_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="level_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} level {self.number}"
+
+
+class Draw(KeptModel):
+    """A random seating of a level; a redraw supersedes it, and it is kept as evidence."""
+
+    level = models.ForeignKey(Level, on_delete=models.PROTECT, related_name="draws")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    superseded_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["level", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["level", "number"], name="unique_draw_number"),
+            models.UniqueConstraint(
+                fields=["level"],
+                condition=Q(superseded_at__isnull=True),
+                name="one_current_draw_per_level",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.level} draw {self.number}"
+
+
+class Table(KeptModel):
+    level = models.ForeignKey(Level, on_delete=models.PROTECT, related_name="tables")
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    first_dealer_position = models.PositiveSmallIntegerField()
+    # Caches derived from the hand history (see services.recompute).
+    hands_played = models.PositiveSmallIntegerField(default=0)
+    required_hands = models.PositiveSmallIntegerField(default=0)
+    is_over = models.BooleanField(default=False)
+    winner = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="tables_won"
+    )
+
+    class Meta:
+        ordering = ["draw", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "number"], name="unique_table_number"),
+            models.CheckConstraint(
+                condition=Q(first_dealer_position__lte=2), name="first_dealer_is_a_seat"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Table {self.number}"
+
+
+class Seat(KeptModel):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    # Caches derived from hands and penalties.
+    hand_points = models.IntegerField(default=0)
+    penalty_points = models.IntegerField(default=0)
+    total = models.IntegerField(default=0)
+    left_after_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "player"], name="one_seat_per_player_per_draw"),
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
+            models.CheckConstraint(condition=Q(position__lte=2), name="at_most_three_seats"),
+            models.CheckConstraint(
+                condition=Q(total=models.F("hand_points") - models.F("penalty_points")),
+                name="total_is_points_less_penalties",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player} @ {self.table}"
+
+
+class Hand(KeptModel):
+    """One hand at a table. Its content lives in versions; corrections add one."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_hand_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"Hand {self.number} at {self.table}"
+
+
+class HandVersion(KeptModel):
+    class Mode(models.TextChoices):
+        POINTS = "points", _("Points")
+        CARDS = "cards", _("Cards")
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="versions")
+    version = models.PositiveSmallIntegerField()
+    mode = models.CharField(max_length=6, choices=Mode)
+    idempotency_key = models.UUIDField(unique=True, default=uuid.uuid4)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    entered_by_label = models.CharField(max_length=120, blank=True)
+    reason = models.CharField(max_length=500, blank=True)
+    superseded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["hand", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "version"], name="unique_hand_version"),
+            models.UniqueConstraint(
+                fields=["hand"],
+                condition=Q(superseded_at__isnull=True),
+                name="one_current_version_per_hand",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.hand} v{self.version}"
+
+
+class HandResult(KeptModel):
+    """One player's line of one hand version: points, and cards when entered as cards."""
+
+    version = models.ForeignKey(HandVersion, on_delete=models.PROTECT, related_name="results")
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="results")
+    points = models.IntegerField()
+    in_fantasyland = models.BooleanField(default=False)
+    fantasyland_next = models.BooleanField(default=False)
+    fouled = models.BooleanField(null=True, blank=True)
+    royalties = models.IntegerField(null=True, blank=True)
+    front = models.CharField(max_length=20, blank=True)
+    middle = models.CharField(max_length=30, blank=True)
+    back = models.CharField(max_length=30, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["version", "seat__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["version", "seat"], name="one_result_per_seat"),
+            models.CheckConstraint(
+                condition=Q(points__gte=-9999) & Q(points__lte=9999), name="points_in_range"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.seat}: {self.points:+d}"
+
+
+class Penalty(KeptModel):
+    """A warning given by the TD; a timeout also costs 10 points, a 2nd warning 25 more."""
+
+    class Kind(models.TextChoices):
+        TIMEOUT = "timeout", _("Timeout (10 points and a warning)")
+        SLOW = "slow", _("Slow play (warning)")
+        EXPOSED_MUCK = "exposed_muck", _("Exposed the muck (warning)")
+        DIGGING_MUCK = "digging_muck", _("Dug in the muck (warning)")
+        CONDUCT = "conduct", _("Unsporting behaviour (warning)")
+        OTHER = "other", _("Other (warning)")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="penalties")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="penalties")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="penalties"
+    )
+    kind = models.CharField(max_length=20, choices=Kind)
+    note = models.CharField(max_length=500, blank=True)
+    # Hands already played at the table when it was given: a disqualified player
+    # leaves the table after that hand.
+    after_hand = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    rescinded_at = models.DateTimeField(null=True, blank=True)
+    rescinded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    rescind_reason = models.CharField(max_length=500, blank=True)
+    # Caches derived from the player's warnings in order (see services.recompute).
+    warning_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rescinded_at__isnull=True) | ~Q(rescind_reason=""),
+                name="rescind_needs_reason",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.player}: {self.get_kind_display()}"
+
+
+class TieSettlement(KeptModel):
+    """The TD settles a tie for first at a finished table by hand (e.g. a card draw).
+
+    The latest one counts, and only while its winner is among the tied leaders.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="tie_settlements")
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="tie_settlement_needs_reason"),
+        ]
+
+    def __str__(self):
+        return f"{self.table}: {self.winner}"
+
+
+class AuditEntry(KeptModel):
+    """Every change of state: who, when, what, before and after. Never deleted."""
+
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.PROTECT, related_name="audit_entries"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    actor_label = models.CharField(max_length=120, blank=True)
+    action = models.CharField(max_length=40)
+    summary = models.CharField(max_length=300)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["tournament", "at"])]
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {self.summary}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise PermissionError("Audit entries are never changed.")
+        super().save(*args, **kwargs)

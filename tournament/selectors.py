@@ -1,0 +1,170 @@
+"""Reads for pages: each fetches what a page shows in a fixed number of queries."""
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from tournament.models import Hand, HandResult, HandVersion, Level, Penalty, Player, Seat, Table
+
+
+def level_tables(level):
+    """A level's current tables with their seats, players and totals: 2 queries."""
+    return list(
+        Table.objects.filter(level=level, draw__superseded_at__isnull=True)
+        .select_related("winner")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+        .order_by("number")
+    )
+
+
+def tournament_levels(tournament):
+    """Every level with its current tables, seats and players: 3 queries."""
+    return list(
+        Level.objects.filter(tournament=tournament)
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "tables",
+                queryset=Table.objects.filter(draw__superseded_at__isnull=True)
+                .select_related("winner")
+                .order_by("number"),
+            ),
+            Prefetch(
+                "tables__seats",
+                queryset=Seat.objects.select_related("player").order_by("position"),
+            ),
+        )
+    )
+
+
+def table_hands(table):
+    """A table's hands, each with its current version and per-seat results: 3 queries."""
+    return list(
+        Hand.objects.filter(table=table)
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "versions",
+                queryset=HandVersion.objects.filter(superseded_at__isnull=True).prefetch_related(
+                    Prefetch("results", queryset=HandResult.objects.order_by("seat__position"))
+                ),
+                to_attr="current_versions",
+            )
+        )
+    )
+
+
+def hand_history(hand):
+    """Every version of one hand, oldest first, with who entered it: 2 queries."""
+    return list(
+        HandVersion.objects.filter(hand=hand)
+        .select_related("created_by")
+        .prefetch_related(
+            Prefetch(
+                "results",
+                queryset=HandResult.objects.select_related("seat__player").order_by(
+                    "seat__position"
+                ),
+            )
+        )
+        .order_by("version")
+    )
+
+
+def tournament_penalties(tournament):
+    return list(
+        Penalty.objects.filter(tournament=tournament)
+        .select_related("player", "table__level", "created_by", "rescinded_by")
+        .order_by("created_at", "id")
+    )
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int | None  # None for disqualified players
+    player: Player
+    level: int | None  # the last level the player played
+    place: int | None  # place at that level's table
+    points: int | None  # total at that table
+    status: str  # "champion", "in", "out", "disqualified"
+
+
+def standings(tournament):
+    """Final (or current) standings per rules.md section 6: 3 queries.
+
+    Champion first; then the other players of the last table by their points
+    there; then, level by level backwards, the players who went out at each
+    level, by their place at their table and then their points there. Players
+    still playing come first while the tournament runs. Disqualified last.
+    """
+    players = list(Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True))
+    last_seat = {}
+    for seat in (
+        Seat.objects.filter(table__level__tournament=tournament, draw__superseded_at__isnull=True)
+        .select_related("table__level")
+        .order_by("table__level__number")
+    ):
+        last_seat[seat.player_id] = seat
+    champion_id = tournament.champion_id
+
+    def key(player):
+        seat = last_seat.get(player.pk)
+        if seat is None:
+            return (0, 0, 0, 0, player.number)
+        table = seat.table
+        still_in = (
+            player.pk != champion_id
+            and table.level.closed_at is None
+            and not (table.is_over and table.winner_id != player.pk)
+        )
+        return (
+            0 if player.pk == champion_id else 1,
+            0 if still_in else 1,
+            -table.level.number,
+            seat.place or 99,
+            -seat.total,
+            player.number,
+        )
+
+    ranked = sorted((p for p in players if not p.disqualified), key=key)
+    result = []
+    previous = None
+    for index, player in enumerate(ranked, start=1):
+        seat = last_seat.get(player.pk)
+        sort_key = key(player)[:-1]
+        rank = result[-1].rank if previous == sort_key else index
+        previous = sort_key
+        if player.pk == champion_id:
+            status = "champion"
+        elif sort_key[1] == 0:
+            status = "in"
+        else:
+            status = "out"
+        result.append(
+            Standing(
+                rank=rank,
+                player=player,
+                level=seat.table.level.number if seat else None,
+                place=seat.place if seat else None,
+                points=seat.total if seat else None,
+                status=status,
+            )
+        )
+    for player in sorted(
+        (p for p in players if p.disqualified),
+        key=lambda p: (-(last_seat[p.pk].table.level.number if p.pk in last_seat else 0), p.number),
+    ):
+        seat = last_seat.get(player.pk)
+        result.append(
+            Standing(
+                rank=None,
+                player=player,
+                level=seat.table.level.number if seat else None,
+                place=None,
+                points=seat.total if seat else None,
+                status="disqualified",
+            )
+        )
+    return result

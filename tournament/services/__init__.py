@@ -1,0 +1,23 @@
+"""Every change of state of a tournament is one function here.
+
+Each runs in a transaction, takes the acting user, validates, and writes an
+audit entry. Views, admin, management commands and tests all call these.
+"""
+
+from tournament.services.errors import (
+    DrawLocked,
+    HandConflict,
+    InvalidEntry,
+    NotAllowed,
+    ServiceError,
+    TableOver,
+)
+
+__all__ = [
+    "DrawLocked",
+    "HandConflict",
+    "InvalidEntry",
+    "NotAllowed",
+    "ServiceError",
+    "TableOver",
+]

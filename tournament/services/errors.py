@@ -1,0 +1,29 @@
+"""Errors a service raises: each message is meant for the person who typed the input."""
+
+
+class ServiceError(Exception):
+    """A refused change. `str(error)` is shown to the user on the page they used."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidEntry(ServiceError):
+    """The input itself is wrong (points that do not sum to zero, a card twice...)."""
+
+
+class HandConflict(ServiceError):
+    """Another submission already recorded this hand number (e.g. a second tablet)."""
+
+
+class TableOver(ServiceError):
+    """The table has played all its hands."""
+
+
+class DrawLocked(ServiceError):
+    """The level's first hand is recorded: its draw can no longer be redone."""
+
+
+class NotAllowed(ServiceError):
+    """The change does not fit the tournament's state."""

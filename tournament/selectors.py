@@ -4,7 +4,17 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
-from tournament.models import Hand, HandResult, HandVersion, Level, Penalty, Player, Seat, Table
+from tournament.models import (
+    Hand,
+    HandResult,
+    HandVersion,
+    Level,
+    Penalty,
+    Player,
+    Seat,
+    Table,
+    Tournament,
+)
 
 
 def level_tables(level):
@@ -107,7 +117,10 @@ def standings(tournament):
         .order_by("table__level__number")
     ):
         last_seat[seat.player_id] = seat
-    champion_id = tournament.champion_id
+    # Read afresh: the caller's instance may predate the final advance.
+    champion_id = (
+        Tournament.objects.filter(pk=tournament.pk).values_list("champion", flat=True).get()
+    )
 
     def key(player):
         seat = last_seat.get(player.pk)

@@ -1,0 +1,107 @@
+import uuid
+
+import pytest
+
+from tests.tournament.conftest import play_named, positions, single_table, totals
+from tests.tournament.services.test_hands import BOARDS, record_cards
+from tournament.models import AuditEntry, Hand, HandResult, HandVersion
+from tournament.services import InvalidEntry, NotAllowed, draws, hands
+
+pytestmark = pytest.mark.django_db
+
+
+def correct(table, number, points_by_name, actor, reason="Revisor swapped two players", fl=()):
+    pos = positions(table)
+    return hands.correct_hand(
+        hand=Hand.objects.get(table=table, number=number),
+        actor=actor,
+        reason=reason,
+        points={pos[name]: value for name, value in points_by_name.items()},
+        fantasyland={pos[name] for name in fl},
+    )
+
+
+def test_correction_keeps_the_old_version_and_recomputes(make_tournament, td_user):
+    table = single_table(make_tournament(3), td_user)
+    play_named(table, {"Anna": 6, "Bo": -3, "Cia": -3})
+    play_named(table, {"Anna": 1, "Bo": 1, "Cia": -2})
+    correct(table, 1, {"Anna": -3, "Bo": 6, "Cia": -3}, td_user)
+    table.refresh_from_db()
+    # Hand 1 now -3/6/-3, hand 2 unchanged 1/1/-2.
+    assert totals(table) == {"Anna": -2, "Bo": 7, "Cia": -5}
+    old, new = HandVersion.objects.filter(hand__number=1).order_by("version")
+    assert old.superseded_at is not None and new.superseded_at is None
+    assert new.version == 2 and new.created_by == td_user
+    assert new.reason == "Revisor swapped two players"
+    kept = {r.seat.player.name: r.points for r in old.results.select_related("seat__player")}
+    assert kept == {"Anna": 6, "Bo": -3, "Cia": -3}
+    entry = AuditEntry.objects.get(action="hand.correct")
+    assert entry.before["results"]["Anna"] == {"points": 6}
+    assert entry.after["results"]["Anna"]["points"] == -3
+
+
+def test_correction_needs_a_reason_and_valid_points(make_tournament, td_user):
+    table = single_table(make_tournament(3), td_user)
+    play_named(table, {"Anna": 6, "Bo": -3, "Cia": -3})
+    with pytest.raises(InvalidEntry, match="needs a reason"):
+        correct(table, 1, {"Anna": 0, "Bo": 0, "Cia": 0}, td_user, reason=" ")
+    with pytest.raises(InvalidEntry, match="add up to zero"):
+        correct(table, 1, {"Anna": 1, "Bo": 0, "Cia": 0}, td_user)
+    assert HandVersion.objects.count() == 1
+    table.refresh_from_db()
+    assert totals(table) == {"Anna": 6, "Bo": -3, "Cia": -3}
+
+
+def test_correcting_away_a_fantasyland_shortens_the_table(make_tournament, td_user):
+    table = single_table(make_tournament(3, min_hands=2), td_user)
+    play_named(table, {"Anna": 6, "Bo": -3, "Cia": -3}, fantasyland_names=["Anna"])
+    play_named(table, {"Anna": 1, "Bo": 1, "Cia": -2})
+    table.refresh_from_db()
+    assert table.required_hands == 3 and not table.is_over
+    correct(table, 1, {"Anna": 6, "Bo": -3, "Cia": -3}, td_user, reason="No Fantasyland: KK")
+    table.refresh_from_db()
+    # 2 hands of 2 played and Anna leads 7 to -2 and -5: the table is over.
+    assert table.required_hands == 2 and table.is_over and table.winner.name == "Anna"
+
+
+def test_correction_reevaluates_later_card_hands_fantasyland(make_tournament, td_user):
+    table = single_table(make_tournament(3), td_user)
+    play_named(table, {"Anna": 6, "Bo": -3, "Cia": -3}, fantasyland_names=["Anna"])
+    record_cards(table, BOARDS)  # Anna in Fantasyland with QQ front: does not stay
+    second = HandResult.objects.get(seat__player__name="Anna", version__hand__number=2)
+    assert second.in_fantasyland and not second.fantasyland_next
+    table.refresh_from_db()
+    assert table.required_hands == 21
+    correct(table, 1, {"Anna": 6, "Bo": -3, "Cia": -3}, td_user, reason="Anna had KK, not QQ")
+    second.refresh_from_db()
+    # Now Anna was not in Fantasyland in hand 2, so QQ there enters it.
+    assert not second.in_fantasyland and second.fantasyland_next
+    table.refresh_from_db()
+    assert table.required_hands == 21
+
+
+def test_corrections_as_cards_and_double_submission(make_tournament, td_user):
+    table = single_table(make_tournament(3), td_user)
+    play_named(table, {"Anna": 0, "Bo": 0, "Cia": 0})
+    pos = positions(table)
+    key = uuid.uuid4()
+    for _ in range(2):
+        hands.correct_hand(
+            hand=Hand.objects.get(table=table),
+            actor=td_user,
+            reason="Entered the cards",
+            boards={pos[name]: board for name, board in BOARDS.items()},
+            idempotency_key=key,
+        )
+    assert HandVersion.objects.count() == 2
+    table.refresh_from_db()
+    assert totals(table) == {"Anna": 36, "Bo": -9, "Cia": -27}
+
+
+def test_closed_level_cannot_be_corrected(make_tournament, td_user):
+    tournament = make_tournament(3, min_hands=1)
+    table = single_table(tournament, td_user)
+    play_named(table, {"Anna": 2, "Bo": -1, "Cia": -1})
+    draws.advance(tournament=tournament, actor=td_user)
+    with pytest.raises(NotAllowed, match="closed"):
+        correct(table, 1, {"Anna": -2, "Bo": 1, "Cia": 1}, td_user)

@@ -1,0 +1,45 @@
+"""The caches equal a recomputation from scratch of the hand history."""
+
+import pytest
+
+from tests.tournament.conftest import play_named, single_table
+from tests.tournament.services.test_hands import BOARDS, record_cards
+from tournament.models import Hand, Player, Seat, Table
+from tournament.services import hands, penalties
+from tournament.services.recompute import recompute_table
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot(table):
+    table.refresh_from_db()
+    seats = {
+        s.player.name: (s.hand_points, s.penalty_points, s.total, s.place)
+        for s in Seat.objects.filter(table=table).select_related("player")
+    }
+    return (table.hands_played, table.required_hands, table.is_over, table.winner_id, seats)
+
+
+def test_recomputing_from_scratch_gives_the_same_numbers(make_tournament, td_user):
+    tournament = make_tournament(3, min_hands=4)
+    table = single_table(tournament, td_user)
+    play_named(table, {"Anna": 6, "Bo": -3, "Cia": -3}, fantasyland_names=["Bo"])
+    record_cards(table, BOARDS)
+    penalties.give_penalty(player=Player.objects.get(name="Cia"), kind="timeout", actor=td_user)
+    play_named(table, {"Anna": -2, "Bo": 4, "Cia": -2})
+    hands.correct_hand(
+        hand=Hand.objects.get(table=table, number=3),
+        actor=td_user,
+        reason="typo",
+        points={0: 1, 1: 1, 2: -2},
+    )
+    cached = snapshot(table)
+    # Hand-worked: hand 1 Anna 6 Bo -3 Cia -3; hand 2 (cards) Anna 36 Bo -9 Cia -27;
+    # hand 3 corrected to 1/1/-2 by seat position; Cia's timeout -10.
+    # Bo's Fantasyland after hand 1 and Anna's QQ in hand 2 -> 4 + 2 = 6 hands.
+    assert cached[0:3] == (3, 6, False)
+
+    Seat.objects.filter(table=table).update(hand_points=0, penalty_points=0, total=0, place=None)
+    Table.objects.filter(pk=table.pk).update(hands_played=0, required_hands=0, is_over=True)
+    recompute_table(Table.objects.get(pk=table.pk))
+    assert snapshot(table) == cached

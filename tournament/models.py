@@ -53,9 +53,23 @@ class Tournament(KeptModel):
         NEVER = "never", _("Never repeats")
 
     name = models.CharField(_("name"), max_length=120)
-    min_hands = models.PositiveSmallIntegerField(_("minimum hands per table"), default=20)
+    min_hands = models.PositiveSmallIntegerField(
+        _("minimum hands per table"),
+        default=20,
+        help_text=_(
+            "SM: 20. One more hand is added for every hand after which one or more players "
+            "go to Fantasyland."
+        ),
+    )
     entry_mode = models.CharField(
-        _("hand entry"), max_length=10, choices=EntryMode, default=EntryMode.EITHER
+        _("hand entry"),
+        max_length=10,
+        choices=EntryMode,
+        default=EntryMode.EITHER,
+        help_text=_(
+            "How the revisor records a hand: each player's points (summing to zero), or the "
+            "players' cards, which the product scores."
+        ),
     )
     royalties = models.CharField(
         _("royalty table"), max_length=10, choices=Royalties, default=Royalties.US
@@ -68,9 +82,15 @@ class Tournament(KeptModel):
         max_length=10,
         choices=FantasylandRepeat,
         default=FantasylandRepeat.UNLIMITED,
+        help_text=_(
+            "SM: a player stays in Fantasyland with trips in front, a full house or better in "
+            "the middle, or quads or better in the back, as many times as he qualifies."
+        ),
     )
     button_stays_in_fantasyland = models.BooleanField(
-        _("dealer button stays put for a Fantasyland hand"), default=False
+        _("dealer button stays put for a Fantasyland hand"),
+        default=False,
+        help_text=_("SM: off, the deal passes to the next seat after every hand."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(

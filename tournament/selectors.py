@@ -17,6 +17,11 @@ from tournament.models import (
 )
 
 
+def tournament_list():
+    """Tournaments, newest first, with their champion: 1 query."""
+    return list(Tournament.objects.select_related("champion").order_by("-created_at", "-id"))
+
+
 def level_tables(level):
     """A level's current tables with their seats, players and totals: 2 queries."""
     return list(

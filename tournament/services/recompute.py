@@ -33,13 +33,17 @@ def refresh_fantasyland(versions, rules):
     """
     in_fl = defaultdict(bool)
     streak = defaultdict(int)
+    changed = []
     for version in versions:
         results = sorted(version.results.all(), key=lambda r: r.seat_id)
+        before = [(r.in_fantasyland, r.fantasyland_next) for r in results]
+        for result in results:
+            result.in_fantasyland = in_fl[result.seat_id]
         if version.mode == HandVersion.Mode.CARDS:
             boards = []
             for result in results:
                 board = board_of(result)
-                if in_fl[result.seat_id]:
+                if result.in_fantasyland:
                     board["fantasyland"] = True
                     board["fantasyland_streak"] = streak[result.seat_id]
                 boards.append(board)
@@ -50,17 +54,18 @@ def refresh_fantasyland(versions, rules):
             if scored is not None:
                 for result, outcome in zip(results, scored, strict=True):
                     result.fantasyland_next = outcome.fantasyland
-        changed = []
-        for result in results:
-            if result.in_fantasyland != in_fl[result.seat_id]:
-                result.in_fantasyland = in_fl[result.seat_id]
-            changed.append(result)
-        HandResult.objects.bulk_update(changed, ["in_fantasyland", "fantasyland_next"])
+        changed.extend(
+            r
+            for r, old in zip(results, before, strict=True)
+            if (r.in_fantasyland, r.fantasyland_next) != old
+        )
         played = {result.seat_id: result for result in results}
         for seat_id in set(in_fl) | set(played):
             going = played.get(seat_id) is not None and played[seat_id].fantasyland_next
             streak[seat_id] = streak[seat_id] + 1 if going else 0
             in_fl[seat_id] = going
+    if changed:
+        HandResult.objects.bulk_update(changed, ["in_fantasyland", "fantasyland_next"])
 
 
 def compute_state(table, *, versions=None):

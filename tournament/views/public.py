@@ -1,5 +1,9 @@
 from django.shortcuts import render
 
+from tournament import selectors
+
 
 def home(request):
-    return render(request, "tournament/public/home.html")
+    return render(
+        request, "tournament/public/home.html", {"tournaments": selectors.tournament_list()}
+    )

@@ -1,0 +1,66 @@
+"""Where the rulebook is silent, the product decides: shown to the TD as help.
+
+Each entry mirrors a (decision) in rules.md, so that nothing is decided in secret.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+DECISIONS = [
+    (
+        _("Heads-up tables"),
+        _(
+            "Tables hold 3 players. When the number of players does not divide by 3, "
+            "heads-up tables take the remainder: one table of 2 when one player is left "
+            "over by two, two tables of 2 when left over by one. Never a table of 1 or 4."
+        ),
+    ),
+    (
+        _("Dealer"),
+        _(
+            "The first dealer of each table is drawn with the seating; the deal then passes "
+            "to the next seat after every hand, skipping players who have left."
+        ),
+    ),
+    (
+        _("Ties for first"),
+        _(
+            "When the required hands are played and two or more players share the lead, the "
+            "table plays one more hand at a time until one leads. The TD can instead settle "
+            "the tie by hand (e.g. a card draw), with a written reason."
+        ),
+    ),
+    (
+        _("Warnings"),
+        _(
+            "Warnings count across the whole tournament. A timeout costs 10 points and a "
+            "warning; the 2nd warning costs 25 points (a timeout that is the 2nd warning costs "
+            "35); the 3rd disqualifies. A disqualified player leaves the table at once, his "
+            "hands stay on the score card and he can never win a table. A 3-player table "
+            "plays on heads-up; a player left alone wins the table. A warning given while the "
+            "player is between tables counts, but costs no points."
+        ),
+    ),
+    (
+        _("Rescinding"),
+        _(
+            "The TD can rescind a penalty with a reason; it stays on record, marked, and the "
+            "warnings are counted again without it."
+        ),
+    ),
+    (
+        _("Locked results"),
+        _(
+            "A draw can be redone until the first hand of its level is recorded. Hands and "
+            "penalties of a level can be corrected until the next level is drawn; then the "
+            "level's results are final."
+        ),
+    ),
+    (
+        _("Final standings"),
+        _(
+            "Champion first; then the other players of the last table by their points there; "
+            "then, level by level backwards, the players who went out at each level, by their "
+            "place at their table and then by their points. Disqualified players last."
+        ),
+    ),
+]

@@ -1,0 +1,60 @@
+import pytest
+
+from tests.tournament.conftest import play_named, single_table, totals
+from tournament.models import AuditEntry, Player, TieSettlement
+from tournament.services import InvalidEntry, NotAllowed, hands
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tied_table(make_tournament, td_user):
+    tournament = make_tournament(3, min_hands=2)
+    table = single_table(tournament, td_user)
+    play_named(table, {"Anna": 4, "Bo": 0, "Cia": -4})
+    play_named(table, {"Anna": -2, "Bo": 2, "Cia": 0})
+    table.refresh_from_db()
+    assert totals(table) == {"Anna": 2, "Bo": 2, "Cia": -4}
+    assert not table.is_over
+    return table
+
+
+def test_td_settles_a_tie_with_a_reason(tied_table, td_user):
+    bo = Player.objects.get(name="Bo")
+    hands.settle_tie(table=tied_table, actor=td_user, winner=bo, reason="High card draw: K vs 9")
+    tied_table.refresh_from_db()
+    assert tied_table.is_over and tied_table.winner == bo
+    assert tied_table.hands_played == 2
+    settlement = TieSettlement.objects.get()
+    assert settlement.created_by == td_user and settlement.reason == "High card draw: K vs 9"
+    entry = AuditEntry.objects.get(action="tie.settle")
+    assert entry.before == {"tied": ["Anna", "Bo"]}
+    assert entry.after == {"winner": "Bo", "reason": "High card draw: K vs 9"}
+
+
+def test_settling_needs_a_reason_and_a_tied_leader(tied_table, td_user):
+    with pytest.raises(InvalidEntry, match="written reason"):
+        hands.settle_tie(
+            table=tied_table, actor=td_user, winner=Player.objects.get(name="Bo"), reason=""
+        )
+    with pytest.raises(InvalidEntry, match="Cia is not tied for first"):
+        hands.settle_tie(
+            table=tied_table, actor=td_user, winner=Player.objects.get(name="Cia"), reason="x"
+        )
+    assert TieSettlement.objects.count() == 0
+
+
+def test_no_tie_to_settle_before_the_required_hands(make_tournament, td_user):
+    table = single_table(make_tournament(3, min_hands=5), td_user)
+    play_named(table, {"Anna": 0, "Bo": 0, "Cia": 0})
+    with pytest.raises(NotAllowed, match=r"no tie for first to settle \(1 of 5 hands played\)"):
+        hands.settle_tie(
+            table=table, actor=td_user, winner=Player.objects.get(name="Anna"), reason="draw"
+        )
+
+
+def test_playing_on_breaks_the_tie_without_the_td(tied_table):
+    play_named(tied_table, {"Anna": 1, "Bo": -1, "Cia": 0})
+    tied_table.refresh_from_db()
+    assert tied_table.is_over and tied_table.winner.name == "Anna"
+    assert tied_table.hands_played == 3

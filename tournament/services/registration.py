@@ -104,7 +104,7 @@ def register_player(*, tournament, actor, name):
         actor=actor,
         action="player.register",
         summary=f"Registered {name} (#{number})",
-        after={"player": player.pk, "number": number, "name": name},
+        after={"number": number, "name": name},
     )
     return player
 

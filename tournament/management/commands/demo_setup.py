@@ -3,8 +3,16 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from tournament.autoplay import simulate
+from tournament.models import Tournament
+
 DEMO_USERNAME = "td"
 DEMO_PASSWORD = "pineapple-demo"
+# (name, players, levels closed before stopping; None: play to the champion)
+DEMO_TOURNAMENTS = (
+    ("Demo SM 2026 (finished)", 9, None),
+    ("Demo SM 2026 (in play)", 12, 1),
+)
 
 
 class Command(BaseCommand):
@@ -34,4 +42,17 @@ class Command(BaseCommand):
         )
 
     def load_demo_tournaments(self):
-        """Filled in by the domain layer: a finished and an unfinished tournament."""
+        """A finished and an unfinished simulated tournament, on a database without any."""
+        if Tournament.objects.exists():
+            self.stdout.write("Tournaments exist already: no demo tournaments added.")
+            return
+        actor = get_user_model().objects.get(username=DEMO_USERNAME)
+        for name, players, stop_after_level in DEMO_TOURNAMENTS:
+            outcome = simulate(
+                players=players,
+                seed=name,
+                name=name,
+                stop_after_level=stop_after_level,
+                actor=actor,
+            )
+            self.stdout.write(f"Demo tournament: {outcome.tournament.name}")

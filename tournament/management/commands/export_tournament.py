@@ -1,0 +1,28 @@
+"""Write a tournament's backup as JSON (docs/export-format.md)."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.models import Tournament
+from tournament.services.backup import export_tournament
+
+
+class Command(BaseCommand):
+    help = "Export a tournament (its whole history) as JSON, to stdout or a file."
+
+    def add_arguments(self, parser):
+        parser.add_argument("tournament_id", type=int, help="The tournament's id.")
+        parser.add_argument("--output", "-o", metavar="FILE", help="Write to FILE, not stdout.")
+
+    def handle(self, *args, **options):
+        tournament = Tournament.objects.filter(pk=options["tournament_id"]).first()
+        if tournament is None:
+            raise CommandError(f"No tournament with id {options['tournament_id']}.")
+        text = json.dumps(export_tournament(tournament), ensure_ascii=False, indent=1)
+        if options["output"]:
+            with open(options["output"], "w", encoding="utf-8") as file:
+                file.write(text + "\n")
+            self.stderr.write(f"Exported {tournament.name} to {options['output']}.")
+        else:
+            self.stdout.write(text)

@@ -1,0 +1,36 @@
+"""Restore a tournament from a backup written by export_tournament."""
+
+import json
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.services.backup import import_tournament
+from tournament.services.errors import ServiceError
+
+
+class Command(BaseCommand):
+    help = "Import a tournament from a JSON backup; refused if its name is already taken."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="The JSON file written by export_tournament.")
+        parser.add_argument("--actor", metavar="USERNAME", help="Record the import as this user.")
+
+    def handle(self, *args, **options):
+        actor = None
+        if options["actor"]:
+            actor = get_user_model().objects.filter(username=options["actor"]).first()
+            if actor is None:
+                raise CommandError(f"No user {options['actor']!r}.")
+        try:
+            with open(options["file"], encoding="utf-8") as file:
+                data = json.load(file)
+        except OSError as exc:
+            raise CommandError(f"Cannot read {options['file']}: {exc.strerror}.") from exc
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{options['file']} is not JSON: {exc}.") from exc
+        try:
+            tournament = import_tournament(data, actor=actor)
+        except ServiceError as exc:
+            raise CommandError(exc.message) from exc
+        self.stdout.write(f"Imported {tournament.name} (id {tournament.pk}).")

@@ -2,9 +2,9 @@
 
 import json
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.management.actor import actor_from_option
 from tournament.services.backup import import_tournament
 from tournament.services.errors import ServiceError
 
@@ -17,11 +17,7 @@ class Command(BaseCommand):
         parser.add_argument("--actor", metavar="USERNAME", help="Record the import as this user.")
 
     def handle(self, *args, **options):
-        actor = None
-        if options["actor"]:
-            actor = get_user_model().objects.filter(username=options["actor"]).first()
-            if actor is None:
-                raise CommandError(f"No user {options['actor']!r}.")
+        actor = actor_from_option(options["actor"])
         try:
             with open(options["file"], encoding="utf-8") as file:
                 data = json.load(file)

@@ -1,9 +1,9 @@
 """Play a whole simulated tournament through the services and print its standings."""
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.autoplay import simulate
+from tournament.management.actor import actor_from_option
 from tournament.selectors import standings
 from tournament.services.errors import ServiceError
 
@@ -32,11 +32,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["players"] < 2:
             raise CommandError("A tournament needs at least 2 players.")
-        actor = None
-        if options["actor"]:
-            actor = get_user_model().objects.filter(username=options["actor"]).first()
-            if actor is None:
-                raise CommandError(f"No user {options['actor']!r}.")
+        actor = actor_from_option(options["actor"])
         try:
             outcome = simulate(
                 players=options["players"],

@@ -1,0 +1,12 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import CommandError
+
+
+def actor_from_option(username):
+    """The user a command acts as (`--actor USERNAME`), or None for the system."""
+    if not username:
+        return None
+    actor = get_user_model().objects.filter(username=username).first()
+    if actor is None:
+        raise CommandError(f"No user {username!r}.")
+    return actor

@@ -267,7 +267,13 @@ def correct_hand(
         reason=reason[:500],
     )
     _save_results(version, seats, lines, in_fl)
-    before = {seat.player.name: {"points": old_results[seat.id].points} for seat in seats}
+    before = {
+        seat.player.name: {
+            field: getattr(old_results[seat.id], field)
+            for field in ("points", "fantasyland_next", "fouled", "royalties", *ROWS)
+        }
+        for seat in seats
+    }
     recompute_table(table)
     audit.record(
         tournament=table.level.tournament,

@@ -36,7 +36,15 @@ def test_correction_keeps_the_old_version_and_recomputes(make_tournament, td_use
     kept = {r.seat.player.name: r.points for r in old.results.select_related("seat__player")}
     assert kept == {"Anna": 6, "Bo": -3, "Cia": -3}
     entry = AuditEntry.objects.get(action="hand.correct")
-    assert entry.before["results"]["Anna"] == {"points": 6}
+    assert entry.before["results"]["Anna"] == {
+        "points": 6,
+        "fantasyland_next": False,
+        "fouled": None,
+        "royalties": None,
+        "front": "",
+        "middle": "",
+        "back": "",
+    }
     assert entry.after["results"]["Anna"]["points"] == -3
 
 

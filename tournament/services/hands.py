@@ -118,7 +118,27 @@ def _lines(table, seats, *, points, boards, fantasyland, in_fl, streak):
         return HandVersion.Mode.CARDS, _card_lines(seats, boards, tournament.rules, in_fl, streak)
     if tournament.entry_mode == Tournament.EntryMode.CARDS:
         raise InvalidEntry("This tournament records hands as cards.")
-    return HandVersion.Mode.POINTS, _points_lines(seats, points, set(fantasyland or ()))
+    fantasyland = set(fantasyland or ())
+    _check_fantasyland_repeat(seats, fantasyland, tournament, in_fl, streak)
+    return HandVersion.Mode.POINTS, _points_lines(seats, points, fantasyland)
+
+
+def _check_fantasyland_repeat(seats, fantasyland, tournament, in_fl, streak):
+    """A revisor's 'stays in Fantasyland' must fit the tournament's repeat rule."""
+    policy = tournament.fantasyland_repeat
+    for seat in seats:
+        if seat.position not in fantasyland or not in_fl.get(seat.id):
+            continue
+        if policy == Tournament.FantasylandRepeat.NEVER:
+            raise InvalidEntry(
+                f"{seat.player.name} played this hand in Fantasyland, and in this tournament "
+                "Fantasyland never repeats."
+            )
+        if policy == Tournament.FantasylandRepeat.ONCE and streak.get(seat.id, 1) > 1:
+            raise InvalidEntry(
+                f"{seat.player.name} has already repeated Fantasyland once, the most this "
+                "tournament allows."
+            )
 
 
 def _save_results(version, seats, lines, in_fl):

@@ -229,3 +229,20 @@ def test_entry_mode_is_enforced(make_tournament, td_user):
     points_only = single_table(make_tournament(3, name="Points", entry_mode="points"), td_user)
     with pytest.raises(InvalidEntry, match="records hands as points"):
         record_cards(points_only, BOARDS)
+
+
+def test_points_entry_respects_the_fantasyland_repeat_rule(make_tournament, td_user):
+    never = single_table(make_tournament(3, name="Never", fantasyland_repeat="never"), td_user)
+    play_named(never, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Anna"])
+    with pytest.raises(InvalidEntry, match="Anna played this hand in Fantasyland"):
+        play_named(never, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Anna"])
+    # Bo was not in Fantasyland: he may enter it.
+    play_named(never, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Bo"])
+
+    once = single_table(make_tournament(3, name="Once", fantasyland_repeat="once"), td_user)
+    play_named(once, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Anna"])  # enters
+    play_named(once, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Anna"])  # repeats once
+    with pytest.raises(InvalidEntry, match="already repeated Fantasyland once"):
+        play_named(once, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Anna"])
+    once.refresh_from_db()
+    assert once.hands_played == 2 and once.required_hands == 22

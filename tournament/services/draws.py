@@ -2,6 +2,7 @@
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournament.models import Draw, Hand, Level, Player, Seat, Table
 from tournament.seating import new_seed, seat_players
@@ -66,12 +67,12 @@ def _make_draw(*, level, players, actor, seed, number, reason=""):
 def draw_first_level(*, tournament, actor, seed=None):
     tournament = lock_tournament(tournament)
     if Level.objects.filter(tournament=tournament).exists():
-        raise NotAllowed("The first draw is already made; redo it instead.")
+        raise NotAllowed(_("The first draw is already made; redo it instead."))
     players = list(
         Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True, disqualified=False)
     )
     if len(players) < 2:
-        raise NotAllowed("A draw needs at least 2 players.")
+        raise NotAllowed(_("A draw needs at least 2 players."))
     level = Level.objects.create(tournament=tournament, number=1)
     draw = _make_draw(level=level, players=players, actor=actor, seed=seed or new_seed(), number=1)
     audit.record(
@@ -90,9 +91,9 @@ def redraw_level(*, level, actor, reason="", seed=None):
     tournament = lock_tournament(level.tournament)
     level.refresh_from_db()
     if level.closed_at is not None:
-        raise DrawLocked("This level is closed.")
+        raise DrawLocked(_("This level is closed."))
     if level_started(level):
-        raise DrawLocked("The first hand of this level is recorded: the draw is locked.")
+        raise DrawLocked(_("The first hand of this level is recorded: the draw is locked."))
     old = current_draw(level)
     players = [
         seat.player
@@ -100,7 +101,7 @@ def redraw_level(*, level, actor, reason="", seed=None):
         if not seat.player.disqualified
     ]
     if len(players) < 2:
-        raise NotAllowed("A draw needs at least 2 players.")
+        raise NotAllowed(_("A draw needs at least 2 players."))
     before = _seating_summary(old)
     old.superseded_at = timezone.now()
     old.save(update_fields=["superseded_at"])
@@ -134,16 +135,19 @@ def advance(*, tournament, actor, seed=None):
     tournament = lock_tournament(tournament)
     level = current_level(tournament)
     if level is None:
-        raise NotAllowed("Make the first draw first.")
+        raise NotAllowed(_("Make the first draw first."))
     if level.closed_at is not None or tournament.finished_at is not None:
-        raise NotAllowed("The tournament is finished.")
+        raise NotAllowed(_("The tournament is finished."))
     tables = list(
         Table.objects.filter(level=level, draw__superseded_at__isnull=True).select_related("winner")
     )
     playing = [table.number for table in tables if not table.is_over]
     if playing:
         numbers = ", ".join(str(n) for n in playing)
-        raise NotAllowed(f"Not every table is over yet (still playing: table {numbers}).")
+        raise NotAllowed(
+            _("Not every table is over yet (still playing: table %(tables)s).")
+            % {"tables": numbers}
+        )
     winners = [t.winner for t in tables if t.winner is not None and not t.winner.disqualified]
     now = timezone.now()
     level.closed_at = now

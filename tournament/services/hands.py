@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring import InvalidHand, score_hand
 from tournament.models import Hand, HandResult, HandVersion, Seat, TieSettlement, Tournament
@@ -27,14 +28,14 @@ def _key(idempotency_key):
     try:
         return uuid.UUID(str(idempotency_key))
     except (TypeError, ValueError, AttributeError) as exc:
-        raise InvalidEntry("The submission has no valid key; reload the page.") from exc
+        raise InvalidEntry(_("The submission has no valid key; reload the page.")) from exc
 
 
 def _check_table_open(table):
     if table.draw.superseded_at is not None:
-        raise NotAllowed("This table was redrawn; use the new table.")
+        raise NotAllowed(_("This table was redrawn; use the new table."))
     if table.level.closed_at is not None:
-        raise NotAllowed("This level is closed: its results are final.")
+        raise NotAllowed(_("This level is closed: its results are final."))
 
 
 def _with_names(message, seats):
@@ -46,14 +47,16 @@ def _with_names(message, seats):
 
 def _points_lines(seats, points, fantasyland):
     if not isinstance(points, dict):
-        raise InvalidEntry("Enter each player's points.")
+        raise InvalidEntry(_("Enter each player's points."))
     expected = {seat.position for seat in seats}
     given = set(points)
     if given != expected:
         missing = [s.player.name for s in seats if s.position not in given]
         if missing:
-            raise InvalidEntry(f"Points are missing for {', '.join(missing)}.")
-        raise InvalidEntry("Points were given for a seat that is not playing this hand.")
+            raise InvalidEntry(
+                _("Points are missing for %(names)s.") % {"names": ", ".join(missing)}
+            )
+        raise InvalidEntry(_("Points were given for a seat that is not playing this hand."))
     lines = {}
     for seat in seats:
         value = points[seat.position]
@@ -62,25 +65,31 @@ def _points_lines(seats, points, fantasyland):
                 value = int(str(value).strip())
             except ValueError as exc:
                 raise InvalidEntry(
-                    f"{seat.player.name}'s points must be a whole number, not {value!r}."
+                    _("%(name)s's points must be a whole number, not %(value)s.")
+                    % {"name": seat.player.name, "value": repr(value)}
                 ) from exc
         if abs(value) > MAX_POINTS:
-            raise InvalidEntry(f"{seat.player.name}'s points ({value}) are out of range.")
+            raise InvalidEntry(
+                _("%(name)s's points (%(value)d) are out of range.")
+                % {"name": seat.player.name, "value": value}
+            )
         lines[seat.id] = {"points": value, "fantasyland_next": seat.position in fantasyland}
     total = sum(line["points"] for line in lines.values())
     if total != 0:
-        raise InvalidEntry(f"The points must add up to zero; they add up to {total:+d}.")
+        raise InvalidEntry(
+            _("The points must add up to zero; they add up to %(total)+d.") % {"total": total}
+        )
     return lines
 
 
 def _card_lines(seats, boards, rules, in_fl, streak):
     if not isinstance(boards, dict) or set(boards) != {seat.position for seat in seats}:
-        raise InvalidEntry("Enter the cards of every player in the hand.")
+        raise InvalidEntry(_("Enter the cards of every player in the hand."))
     entries = []
     for seat in seats:
         board = boards[seat.position]
         if not isinstance(board, dict):
-            raise InvalidEntry(f"Enter {seat.player.name}'s three rows.")
+            raise InvalidEntry(_("Enter %(name)s's three rows.") % {"name": seat.player.name})
         entry = {row: board.get(row, "") for row in ROWS}
         if in_fl.get(seat.id):
             entry["fantasyland"] = True
@@ -111,13 +120,13 @@ def _card_lines(seats, boards, rules, in_fl, streak):
 def _lines(table, seats, *, points, boards, fantasyland, in_fl, streak):
     tournament = table.level.tournament
     if (points is None) == (boards is None):
-        raise InvalidEntry("Enter the hand either as points or as cards.")
+        raise InvalidEntry(_("Enter the hand either as points or as cards."))
     if boards is not None:
         if tournament.entry_mode == Tournament.EntryMode.POINTS:
-            raise InvalidEntry("This tournament records hands as points.")
+            raise InvalidEntry(_("This tournament records hands as points."))
         return HandVersion.Mode.CARDS, _card_lines(seats, boards, tournament.rules, in_fl, streak)
     if tournament.entry_mode == Tournament.EntryMode.CARDS:
-        raise InvalidEntry("This tournament records hands as cards.")
+        raise InvalidEntry(_("This tournament records hands as cards."))
     fantasyland = set(fantasyland or ())
     _check_fantasyland_repeat(seats, fantasyland, tournament, in_fl, streak)
     return HandVersion.Mode.POINTS, _points_lines(seats, points, fantasyland)
@@ -131,13 +140,19 @@ def _check_fantasyland_repeat(seats, fantasyland, tournament, in_fl, streak):
             continue
         if policy == Tournament.FantasylandRepeat.NEVER:
             raise InvalidEntry(
-                f"{seat.player.name} played this hand in Fantasyland, and in this tournament "
-                "Fantasyland never repeats."
+                _(
+                    "%(name)s played this hand in Fantasyland, and in this tournament "
+                    "Fantasyland never repeats."
+                )
+                % {"name": seat.player.name}
             )
         if policy == Tournament.FantasylandRepeat.ONCE and streak.get(seat.id, 1) > 1:
             raise InvalidEntry(
-                f"{seat.player.name} has already repeated Fantasyland once, the most this "
-                "tournament allows."
+                _(
+                    "%(name)s has already repeated Fantasyland once, the most this "
+                    "tournament allows."
+                )
+                % {"name": seat.player.name}
             )
 
 
@@ -165,7 +180,7 @@ def _existing(key, table):
     if version is None:
         return None
     if version.hand.table_id != table.pk:
-        raise HandConflict("This submission was already used at another table; reload the page.")
+        raise HandConflict(_("This submission was already used at another table; reload the page."))
     return version
 
 
@@ -195,16 +210,25 @@ def record_hand(
     state, all_seats = compute_state(table)
     played = table.hands_played
     if isinstance(hand_number, bool) or not isinstance(hand_number, int):
-        raise InvalidEntry("The hand number is missing; reload the page.")
+        raise InvalidEntry(_("The hand number is missing; reload the page."))
     if hand_number <= played:
         raise HandConflict(
-            f"Hand {hand_number} is already recorded at table {table.number}. "
-            "Reload to see it; the TD can correct it."
+            _(
+                "Hand %(hand)d is already recorded at table %(table)d. "
+                "Reload to see it; the TD can correct it."
+            )
+            % {"hand": hand_number, "table": table.number}
         )
     if state.is_over:
-        raise TableOver(f"Table {table.number} is over: all {played} hands are played.")
+        raise TableOver(
+            _("Table %(table)d is over: all %(played)d hands are played.")
+            % {"table": table.number, "played": played}
+        )
     if hand_number != played + 1:
-        raise InvalidEntry(f"The next hand at this table is hand {played + 1}, not {hand_number}.")
+        raise InvalidEntry(
+            _("The next hand at this table is hand %(next)d, not %(given)d.")
+            % {"next": played + 1, "given": hand_number}
+        )
     seats = [
         s for s in sorted(all_seats, key=lambda s: s.position) if s.id in state.active_seat_ids
     ]
@@ -230,7 +254,8 @@ def record_hand(
             )
     except IntegrityError as exc:
         raise HandConflict(
-            f"Hand {hand_number} was just recorded from another device. Reload to see it."
+            _("Hand %(hand)d was just recorded from another device. Reload to see it.")
+            % {"hand": hand_number}
         ) from exc
     _save_results(version, seats, lines, state.in_fantasyland)
     recompute_table(table)
@@ -265,7 +290,7 @@ def correct_hand(
     _check_table_open(table)
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidEntry("A correction needs a reason.")
+        raise InvalidEntry(_("A correction needs a reason."))
     old = HandVersion.objects.select_for_update().get(hand=hand, superseded_at__isnull=True)
     old_results = {r.seat_id: r for r in old.results.select_related("seat__player")}
     seats = sorted(
@@ -314,17 +339,27 @@ def settle_tie(*, table, actor, winner, reason):
     _check_table_open(table)
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidEntry("Settling a tie needs a written reason.")
+        raise InvalidEntry(_("Settling a tie needs a written reason."))
     state, seats = compute_state(table)
     leaders = {s.player_id: s for s in seats if s.id in state.tied_leader_ids}
     if not leaders:
         raise NotAllowed(
-            f"Table {table.number} has no tie for first to settle "
-            f"({state.hands_played} of {state.required_hands} hands played)."
+            _(
+                "Table %(table)d has no tie for first to settle "
+                "(%(played)d of %(required)d hands played)."
+            )
+            % {
+                "table": table.number,
+                "played": state.hands_played,
+                "required": state.required_hands,
+            }
         )
     if winner.pk not in leaders:
         names = ", ".join(s.player.name for s in leaders.values())
-        raise InvalidEntry(f"{winner.name} is not tied for first (tied: {names}).")
+        raise InvalidEntry(
+            _("%(name)s is not tied for first (tied: %(tied)s).")
+            % {"name": winner.name, "tied": names}
+        )
     TieSettlement.objects.create(
         table=table, winner=winner, reason=reason[:500], created_by=audit.actor_or_none(actor)
     )

@@ -2,6 +2,7 @@
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournament.models import Penalty, Player, Seat, Table
 from tournament.services import audit
@@ -47,16 +48,18 @@ def give_penalty(*, player, kind, actor, note=""):
     tournament = lock_tournament(player.tournament)
     player = Player.objects.get(pk=player.pk)
     if kind not in Penalty.Kind.values:
-        raise InvalidEntry(f"Unknown kind of penalty: {kind!r}.")
+        raise InvalidEntry(_("Unknown kind of penalty: %(kind)s.") % {"kind": repr(kind)})
     if tournament.finished_at is not None:
-        raise NotAllowed("The tournament is finished.")
+        raise NotAllowed(_("The tournament is finished."))
     if player.withdrawn_at is not None:
-        raise NotAllowed(f"{player.name} has withdrawn.")
+        raise NotAllowed(_("%(name)s has withdrawn.") % {"name": player.name})
     if player.disqualified:
-        raise NotAllowed(f"{player.name} is already disqualified.")
+        raise NotAllowed(_("%(name)s is already disqualified.") % {"name": player.name})
     seat = open_seat(player)
     if seat is None and kind == Penalty.Kind.TIMEOUT:
-        raise NotAllowed(f"{player.name} is not at a table: a timeout needs one.")
+        raise NotAllowed(
+            _("%(name)s is not at a table: a timeout needs one.") % {"name": player.name}
+        )
     penalty = Penalty.objects.create(
         tournament=tournament,
         player=player,
@@ -89,9 +92,9 @@ def rescind_penalty(*, penalty, actor, reason):
     penalty = Penalty.objects.select_related("player").get(pk=penalty.pk)
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidEntry("Rescinding a penalty needs a reason.")
+        raise InvalidEntry(_("Rescinding a penalty needs a reason."))
     if penalty.rescinded_at is not None:
-        raise NotAllowed("This penalty is already rescinded.")
+        raise NotAllowed(_("This penalty is already rescinded."))
     before = _state(penalty)
     penalty.rescinded_at = timezone.now()
     penalty.rescinded_by = audit.actor_or_none(actor)

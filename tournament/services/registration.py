@@ -3,6 +3,7 @@
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournament.models import Level, Player, Tournament
 from tournament.services import audit
@@ -27,10 +28,10 @@ def settings_of(tournament):
 def _validate(values):
     name = (values.get("name") or "").strip()
     if not name:
-        raise InvalidEntry("A tournament needs a name.")
+        raise InvalidEntry(_("A tournament needs a name."))
     min_hands = values.get("min_hands", 20)
     if not isinstance(min_hands, int) or not 1 <= min_hands <= 200:
-        raise InvalidEntry("Minimum hands per table must be a whole number from 1 to 200.")
+        raise InvalidEntry(_("Minimum hands per table must be a whole number from 1 to 200."))
     for field, choices in (
         ("entry_mode", Tournament.EntryMode.values),
         ("royalties", Tournament.Royalties.values),
@@ -38,7 +39,10 @@ def _validate(values):
         ("fantasyland_repeat", Tournament.FantasylandRepeat.values),
     ):
         if field in values and values[field] not in choices:
-            raise InvalidEntry(f"Unknown {field.replace('_', ' ')}: {values[field]!r}.")
+            raise InvalidEntry(
+                _("Unknown %(setting)s: %(value)s.")
+                % {"setting": field.replace("_", " "), "value": repr(values[field])}
+            )
     return {**values, "name": name}
 
 
@@ -47,7 +51,9 @@ def create_tournament(*, actor, name, **options):
     values = _validate({"name": name, **options})
     unknown = set(values) - set(SETTINGS)
     if unknown:
-        raise InvalidEntry(f"Unknown settings: {', '.join(sorted(unknown))}.")
+        raise InvalidEntry(
+            _("Unknown settings: %(names)s.") % {"names": ", ".join(sorted(unknown))}
+        )
     tournament = Tournament.objects.create(created_by=audit.actor_or_none(actor), **values)
     audit.record(
         tournament=tournament,
@@ -64,7 +70,7 @@ def update_settings(*, tournament, actor, **changes):
     """Settings can change until the first draw; after it they shape recorded results."""
     tournament = lock_tournament(tournament)
     if Level.objects.filter(tournament=tournament).exists():
-        raise NotAllowed("Settings are fixed once the first draw is made.")
+        raise NotAllowed(_("Settings are fixed once the first draw is made."))
     before = settings_of(tournament)
     values = _validate({**before, **changes})
     for name, value in values.items():
@@ -86,19 +92,19 @@ def register_player(*, tournament, actor, name):
     tournament = lock_tournament(tournament)
     name = (name or "").strip()
     if not name:
-        raise InvalidEntry("A player needs a name.")
+        raise InvalidEntry(_("A player needs a name."))
     if len(name) > 80:
-        raise InvalidEntry("A player's name can have at most 80 characters.")
+        raise InvalidEntry(_("A player's name can have at most 80 characters."))
     if Level.objects.filter(tournament=tournament).exists():
-        raise NotAllowed("Players can only be registered before the first draw.")
+        raise NotAllowed(_("Players can only be registered before the first draw."))
     if Player.objects.filter(tournament=tournament, name__iexact=name).exists():
-        raise InvalidEntry(f"{name} is already registered.")
+        raise InvalidEntry(_("%(name)s is already registered.") % {"name": name})
     number = (tournament.players.aggregate(m=Max("number"))["m"] or 0) + 1
     try:
         with transaction.atomic():
             player = Player.objects.create(tournament=tournament, number=number, name=name)
     except IntegrityError as exc:
-        raise InvalidEntry(f"{name} is already registered.") from exc
+        raise InvalidEntry(_("%(name)s is already registered.") % {"name": name}) from exc
     audit.record(
         tournament=tournament,
         actor=actor,
@@ -114,9 +120,9 @@ def withdraw_player(*, player, actor):
     tournament = lock_tournament(player.tournament)
     player.refresh_from_db()
     if Level.objects.filter(tournament=tournament).exists():
-        raise NotAllowed("Players can only withdraw before the first draw.")
+        raise NotAllowed(_("Players can only withdraw before the first draw."))
     if player.withdrawn_at is not None:
-        raise NotAllowed(f"{player.name} has already withdrawn.")
+        raise NotAllowed(_("%(name)s has already withdrawn.") % {"name": player.name})
     player.withdrawn_at = timezone.now()
     player.save(update_fields=["withdrawn_at"])
     audit.record(

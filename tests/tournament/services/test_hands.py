@@ -246,3 +246,12 @@ def test_points_entry_respects_the_fantasyland_repeat_rule(make_tournament, td_u
         play_named(once, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Anna"])
     once.refresh_from_db()
     assert once.hands_played == 2 and once.required_hands == 22
+
+
+def test_messages_speak_the_users_language(make_tournament, td_user):
+    from django.utils import translation
+
+    table = single_table(make_tournament(3), td_user)
+    with translation.override("sv"), pytest.raises(InvalidEntry) as error:
+        play(table, 5, -2, -2)
+    assert str(error.value) == "Poängen måste summera till noll; de summerar till +1."

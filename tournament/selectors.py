@@ -22,14 +22,16 @@ def tournament_list():
     return list(Tournament.objects.select_related("champion").order_by("-created_at", "-id"))
 
 
+def _seats_with_players():
+    return Seat.objects.select_related("player").order_by("position")
+
+
 def level_tables(level):
     """A level's current tables with their seats, players and totals: 2 queries."""
     return list(
         Table.objects.filter(level=level, draw__superseded_at__isnull=True)
         .select_related("winner")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-        )
+        .prefetch_related(Prefetch("seats", queryset=_seats_with_players()))
         .order_by("number")
     )
 
@@ -46,10 +48,7 @@ def tournament_levels(tournament):
                 .select_related("winner")
                 .order_by("number"),
             ),
-            Prefetch(
-                "tables__seats",
-                queryset=Seat.objects.select_related("player").order_by("position"),
-            ),
+            Prefetch("tables__seats", queryset=_seats_with_players()),
         )
     )
 

@@ -1,6 +1,15 @@
-"""Small readers for settings taken from the environment."""
+"""Small readers for settings taken from the environment.
+
+A value that cannot be read is an error at start-up, never a silent default: a
+typo such as `DJANGO_DEBUG=ture` must not quietly turn a setting off (or on).
+"""
 
 import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("0", "false", "no", "off")
 
 
 def env_str(name: str, default: str = "") -> str:
@@ -8,10 +17,19 @@ def env_str(name: str, default: str = "") -> str:
 
 
 def env_bool(name: str, default: bool = False) -> bool:
+    """1/0, true/false, yes/no, on/off in any case; unset or blank gives the default."""
     value = os.environ.get(name)
     if value is None or value.strip() == "":
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a yes/no value. Accepted values (any case): "
+        f"{', '.join(TRUE_WORDS)} for yes; {', '.join(FALSE_WORDS)} for no; empty for the default."
+    )
 
 
 def env_list(name: str, default: list[str] | None = None) -> list[str]:
@@ -22,5 +40,14 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
 
 
 def env_int(name: str, default: int) -> int:
+    """A whole number (blanks trimmed); unset or blank gives the default."""
     value = os.environ.get(name)
-    return int(value) if value else default
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a whole number. Accepted values: digits, "
+            f"e.g. {name}={default}; empty for the default ({default})."
+        ) from None

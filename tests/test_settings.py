@@ -1,9 +1,15 @@
 """Settings come from the environment, with safe production defaults."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_int
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION_ENV = {
@@ -68,3 +74,80 @@ def test_database_url_switches_to_postgresql():
         {"DJANGO_DEBUG": "1", "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/ofc"},
     )
     assert result.stdout.strip() == "django.db.backends.postgresql ofc 127.0.0.1", result.stderr
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("1", True),
+        ("true", True),
+        ("TRUE", True),
+        ("Yes", True),
+        (" on ", True),
+        ("0", False),
+        ("false", False),
+        ("False", False),
+        ("NO", False),
+        ("off\n", False),
+    ],
+)
+def test_env_bool_reads_every_accepted_spelling(monkeypatch, raw, expected):
+    monkeypatch.setenv("POFC_TEST_FLAG", raw)
+    assert env_bool("POFC_TEST_FLAG", not expected) is expected
+
+
+@pytest.mark.parametrize("raw", [None, "", "   "])
+def test_env_bool_and_env_int_fall_back_to_the_default_when_unset_or_blank(monkeypatch, raw):
+    for name in ("POFC_TEST_FLAG", "POFC_TEST_NUMBER"):
+        monkeypatch.delenv(name, raising=False)
+        if raw is not None:
+            monkeypatch.setenv(name, raw)
+    assert env_bool("POFC_TEST_FLAG", True) is True
+    assert env_bool("POFC_TEST_FLAG", False) is False
+    assert env_int("POFC_TEST_NUMBER", 60) == 60
+
+
+def test_env_int_reads_a_whole_number_with_blanks_around(monkeypatch):
+    monkeypatch.setenv("POFC_TEST_NUMBER", " 3600 ")
+    assert env_int("POFC_TEST_NUMBER", 60) == 3600
+
+
+@pytest.mark.parametrize("raw", ["ture", "2", "y", "enabled", "of"])
+def test_env_bool_refuses_anything_else(monkeypatch, raw):
+    monkeypatch.setenv("POFC_TEST_FLAG", raw)
+    with pytest.raises(ImproperlyConfigured, match="POFC_TEST_FLAG"):
+        env_bool("POFC_TEST_FLAG", False)
+
+
+@pytest.mark.parametrize("raw", ["1y", "60s", "1.5", "sixty"])
+def test_env_int_refuses_a_non_integer(monkeypatch, raw):
+    monkeypatch.setenv("POFC_TEST_NUMBER", raw)
+    with pytest.raises(ImproperlyConfigured, match="POFC_TEST_NUMBER"):
+        env_int("POFC_TEST_NUMBER", 60)
+
+
+def test_a_misspelt_yes_no_setting_stops_manage_py_with_a_clear_message():
+    result = run_manage("check", env_overrides={**PRODUCTION_ENV, "DJANGO_DEBUG": "ture"})
+    assert result.returncode != 0
+    last_line = result.stderr.strip().splitlines()[-1]
+    assert last_line.startswith("django.core.exceptions.ImproperlyConfigured: ")
+    assert "DJANGO_DEBUG='ture'" in last_line
+    for word in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+        assert re.search(rf"\b{word}\b", last_line), word
+
+
+def test_a_non_integer_number_setting_stops_manage_py_with_a_clear_message():
+    result = run_manage("check", env_overrides={**PRODUCTION_ENV, "DJANGO_HSTS_SECONDS": "1y"})
+    assert result.returncode != 0
+    last_line = result.stderr.strip().splitlines()[-1]
+    assert last_line.startswith("django.core.exceptions.ImproperlyConfigured: ")
+    assert "DJANGO_HSTS_SECONDS='1y'" in last_line
+    assert "whole number" in last_line
+
+
+def test_yes_no_settings_accept_any_case_and_blanks_through_manage_py():
+    result = run_manage(
+        "check",
+        env_overrides={**PRODUCTION_ENV, "DJANGO_DEBUG": " OFF ", "DJANGO_SECURE_COOKIES": "Yes"},
+    )
+    assert result.returncode == 0, result.stderr

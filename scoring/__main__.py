@@ -27,7 +27,10 @@ def _split_board(text: str, player: int) -> dict:
     if len(parts) != 3:
         raise InvalidHand(
             f'player {player} board must be three rows "front / middle / back" separated '
-            f'by "/", got {len(parts)} part{"" if len(parts) == 1 else "s"}'
+            f'by "/", got {len(parts)} part{"" if len(parts) == 1 else "s"}',
+            code="command_line",
+            player=player,
+            params={"parts": len(parts)},
         )
     return dict(zip(ROWS, (p.strip() for p in parts), strict=True))
 
@@ -48,10 +51,16 @@ def _fantasyland_players(text: str | None, n: int) -> dict[int, int]:
         except ValueError:
             raise InvalidHand(
                 f"--fantasyland takes player numbers like 1,3 (or 2:3 for a 3rd "
-                f"Fantasyland hand in a row), got {item!r}"
+                f"Fantasyland hand in a row), got {item!r}",
+                code="command_line",
+                params={"fantasyland": item},
             ) from None
         if not 1 <= player <= n:
-            raise InvalidHand(f"--fantasyland: there is no player {player} (players 1-{n})")
+            raise InvalidHand(
+                f"--fantasyland: there is no player {player} (players 1-{n})",
+                code="command_line",
+                params={"fantasyland": item},
+            )
         out[player] = streak
     return out
 

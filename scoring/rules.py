@@ -56,7 +56,11 @@ class Rules:
                     object.__setattr__(self, name, normalized)
                     continue
             allowed = ", ".join(repr(c) for c in choices)
-            raise InvalidHand(f"Rules {name} must be one of {allowed}, got {_show(value)}")
+            raise InvalidHand(
+                f"Rules {name} must be one of {allowed}, got {_show(value)}",
+                code="rules",
+                params={"setting": name, "value": _show(value), "choices": choices},
+            )
 
     def to_dict(self) -> dict[str, str]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -64,12 +68,18 @@ class Rules:
     @classmethod
     def from_dict(cls, data: object) -> Rules:
         if not isinstance(data, Mapping):
-            raise InvalidHand(f"Rules must be given as a mapping, got {type(data).__name__}")
+            raise InvalidHand(
+                f"Rules must be given as a mapping, got {type(data).__name__}",
+                code="rules",
+                params={"type": type(data).__name__},
+            )
         unknown = [k for k in data if k not in RULE_CHOICES]
         if unknown:
             known = ", ".join(RULE_CHOICES)
             raise InvalidHand(
-                f"Unknown rules setting {_show(unknown[0])} (known settings: {known})"
+                f"Unknown rules setting {_show(unknown[0])} (known settings: {known})",
+                code="rules",
+                params={"setting": _show(unknown[0])},
             )
         return cls(**data)
 
@@ -94,7 +104,13 @@ def coerce_rules(rules: object) -> Rules:
         except InvalidHand:
             raise
         except Exception as exc:  # a strange mapping: never leak another exception type
-            raise InvalidHand(f"Rules could not be read: {type(exc).__name__}") from exc
+            raise InvalidHand(
+                f"Rules could not be read: {type(exc).__name__}",
+                code="rules",
+                params={"type": type(exc).__name__},
+            ) from exc
     raise InvalidHand(
-        f"rules must be a Rules object (SM, RUSSIAN, ...), got {type(rules).__name__}"
+        f"rules must be a Rules object (SM, RUSSIAN, ...), got {type(rules).__name__}",
+        code="rules",
+        params={"type": type(rules).__name__},
     )

@@ -15,7 +15,7 @@ from .errors import InvalidHand
 from .hands import CATEGORIES, describe, evaluate
 from .result import PlayerResult
 from .rules import RULE_CHOICES, RULE_HELP, RUSSIAN, SM, Rules
-from .settle import score_hand
+from .settle import fantasyland_may_continue, score_hand
 
 __all__ = [
     "CATEGORIES",
@@ -29,6 +29,7 @@ __all__ = [
     "Rules",
     "describe",
     "evaluate",
+    "fantasyland_may_continue",
     "format_card",
     "parse_boards",
     "parse_card",

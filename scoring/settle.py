@@ -80,13 +80,22 @@ def pair_points(a: RowValues, b: RowValues, method: str = "1-6") -> int:
     return points + a.royalties - b.royalties
 
 
+def fantasyland_may_continue(repeat: str, streak: int) -> bool:
+    """The repeat rule: may a player in his ``streak``-th Fantasyland hand in a row stay?
+
+    "unlimited" (SM): as long as he qualifies; "once": after his first Fantasyland
+    hand only; "never": not at all.
+    """
+    return repeat == "unlimited" or (repeat == "once" and streak == 1)
+
+
 def next_fantasyland(board: Board, values: RowValues, repeat: str = "unlimited") -> bool:
     """Whether the player plays the next hand in Fantasyland."""
     if values.fouled:
         return False
     if not board.in_fantasyland:
         return values.front >= QQ_OR_BETTER
-    if repeat == "never" or (repeat == "once" and board.fantasyland_streak != 1):
+    if not fantasyland_may_continue(repeat, board.fantasyland_streak):
         return False
     return (
         values.front >= FRONT_TRIPS

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from tournament import simulation
 from tournament.models import Penalty, Table
 from tournament.services import draws, hands, penalties, registration
-from tournament.services.recompute import compute_state
+from tournament.state import cached_state
 
 NAMES = (
     "Anna Berg",
@@ -71,11 +71,7 @@ def draw_seed(seed, level_number):
 
 
 def current_tables(level):
-    return list(
-        Table.objects.filter(level=level, draw__superseded_at__isnull=True)
-        .select_related("level__tournament")
-        .order_by("number")
-    )
+    return list(Table.objects.current().filter(level=level).select_related("level__tournament"))
 
 
 class Driver:
@@ -106,7 +102,11 @@ class Driver:
             seat = self.rng.choice(active)
             kind = self.rng.choice(PENALTY_KINDS)
             penalties.give_penalty(
-                player=seat.player, kind=kind, actor=self.actor, note="Simulated penalty."
+                tournament=table.level.tournament,
+                player=seat.player,
+                kind=kind,
+                actor=self.actor,
+                note="Simulated penalty.",
             )
 
     def disqualify(self, seat):
@@ -114,7 +114,11 @@ class Driver:
             seat.player.refresh_from_db()
             if not seat.player.disqualified:
                 penalties.give_penalty(
-                    player=seat.player, kind=kind, actor=self.actor, note="Simulated misconduct."
+                    tournament=seat.player.tournament,
+                    player=seat.player,
+                    kind=kind,
+                    actor=self.actor,
+                    note="Simulated misconduct.",
                 )
 
     def play_table(self, table, *, until=None, disqualify=None):
@@ -127,7 +131,7 @@ class Driver:
             table.refresh_from_db()
             if table.is_over or (until is not None and table.hands_played >= until):
                 return
-            state, seats = compute_state(table)
+            state, seats = cached_state(table)
             if disqualify is not None and state.hands_played >= disqualify[1]:
                 self.disqualify(next(s for s in seats if s.player_id == disqualify[0]))
                 disqualify = None

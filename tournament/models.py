@@ -21,6 +21,43 @@ class NoDeleteQuerySet(models.QuerySet):
         raise PermissionError("Tournament records are never deleted.")
 
 
+class CurrentQuerySet(NoDeleteQuerySet):
+    """Rows that a newer one can supersede (draws, hand versions)."""
+
+    def current(self):
+        return self.filter(superseded_at__isnull=True)
+
+
+class LevelQuerySet(NoDeleteQuerySet):
+    def open(self):
+        """Levels whose results can still change (not closed by the next draw)."""
+        return self.filter(closed_at__isnull=True)
+
+
+class TableQuerySet(NoDeleteQuerySet):
+    def current(self):
+        """Tables of their level's current draw (not of a superseded one)."""
+        return self.filter(draw__superseded_at__isnull=True)
+
+    def open(self):
+        """Current tables of an open level: the ones whose results can still change."""
+        return self.current().filter(level__closed_at__isnull=True)
+
+
+class SeatQuerySet(NoDeleteQuerySet):
+    def current(self):
+        return self.filter(draw__superseded_at__isnull=True)
+
+    def open(self):
+        return self.current().filter(table__level__closed_at__isnull=True)
+
+
+class PenaltyQuerySet(NoDeleteQuerySet):
+    def standing(self):
+        """Penalties that count: not rescinded."""
+        return self.filter(rescinded_at__isnull=True)
+
+
 class KeptModel(models.Model):
     """A record that is kept forever: deleting raises."""
 
@@ -100,6 +137,9 @@ class Tournament(KeptModel):
     champion = models.ForeignKey(
         "Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # Bumped by every change that spans the tournament (draws, penalties, settings);
+    # a table's own changes bump Table.revision, so that tables never wait for each other.
+    revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -151,6 +191,8 @@ class Level(KeptModel):
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
+    objects = LevelQuerySet.as_manager()
+
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [
@@ -175,6 +217,8 @@ class Draw(KeptModel):
     superseded_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
 
+    objects = CurrentQuerySet.as_manager()
+
     class Meta:
         ordering = ["level", "number"]
         constraints = [
@@ -195,13 +239,21 @@ class Table(KeptModel):
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveSmallIntegerField()
     first_dealer_position = models.PositiveSmallIntegerField()
-    # Caches derived from the hand history (see services.recompute).
+    # Caches derived from the hand history (see tournament.table_state): what the
+    # next hand needs, so that recording it never re-reads the hands before it.
     hands_played = models.PositiveSmallIntegerField(default=0)
+    fantasyland_hands = models.PositiveSmallIntegerField(default=0)
+    last_dealer_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    next_dealer_position = models.PositiveSmallIntegerField(null=True, blank=True)
     required_hands = models.PositiveSmallIntegerField(default=0)
     is_over = models.BooleanField(default=False)
     winner = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="tables_won"
     )
+    # Bumped by every change at this table: pages poll it (with Tournament.revision).
+    revision = models.PositiveIntegerField(default=0)
+
+    objects = TableQuerySet.as_manager()
 
     class Meta:
         ordering = ["draw", "number"]
@@ -227,6 +279,11 @@ class Seat(KeptModel):
     total = models.IntegerField(default=0)
     left_after_hand = models.PositiveSmallIntegerField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Plays the next hand in Fantasyland, and how many Fantasyland hands in a row that makes.
+    in_fantasyland = models.BooleanField(default=False)
+    fantasyland_streak = models.PositiveSmallIntegerField(default=0)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["table", "position"]
@@ -250,6 +307,8 @@ class Hand(KeptModel):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Cache: who dealt this hand (follows from the hands before it).
+    dealer_position = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -278,6 +337,8 @@ class HandVersion(KeptModel):
     entered_by_label = models.CharField(max_length=120, blank=True)
     reason = models.CharField(max_length=500, blank=True)
     superseded_at = models.DateTimeField(null=True, blank=True)
+
+    objects = CurrentQuerySet.as_manager()
 
     class Meta:
         ordering = ["hand", "version"]
@@ -310,7 +371,7 @@ class HandResult(KeptModel):
     detail = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["version", "seat__position"]
+        # No default ordering: it would join seats on every load of a hand's results.
         constraints = [
             models.UniqueConstraint(fields=["version", "seat"], name="one_result_per_seat"),
             models.CheckConstraint(
@@ -355,6 +416,8 @@ class Penalty(KeptModel):
     # Caches derived from the player's warnings in order (see services.recompute).
     warning_number = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
+
+    objects = PenaltyQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "created_at", "id"]

@@ -70,3 +70,18 @@ def totals(table):
 def single_table(tournament, td_user, seed="fixed-seed"):
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed=seed)
     return level.tables.get()
+
+
+def walked(table):
+    """The table's state walked again from its whole history (not from the caches)."""
+    from tournament.state import history_state, load_table
+
+    history = history_state(load_table(table.pk))
+    return history.state, history.seats
+
+
+def dealers(table):
+    """Who dealt each recorded hand, then who deals the next, as seat positions."""
+    table.refresh_from_db()
+    dealt = list(table.hands.order_by("number").values_list("dealer_position", flat=True))
+    return [*dealt, table.next_dealer_position]

@@ -1,6 +1,6 @@
 """The pure derivation of a table's state, on hand-made histories."""
 
-from tournament.table_state import HandInput, ResultInput, SeatInput, table_state
+from tournament.table_state import HandInput, ResultInput, SeatInput, table_state, walk
 
 A, B, C = 1, 2, 3
 
@@ -27,14 +27,17 @@ def hand(number, a, b, c, fl=()):
 
 def test_dealer_skips_a_player_who_left():
     # First dealer seat 1 (B). B deals hand 1, then is disqualified after hand 1.
+    history = [hand(1, 3, -2, -1), hand(2, 1, None, -1), hand(3, -1, None, 1)]
     state = table_state(
         seats=seats(left_b=1, dq_b=True),
-        hands=[hand(1, 3, -2, -1), hand(2, 1, None, -1), hand(3, -1, None, 1)],
+        hands=history,
         penalty_points={B: 25},
         min_hands=20,
         first_dealer_position=1,
     )
-    assert state.dealers == {1: 1, 2: 2, 3: 0, 4: 2}
+    _, played, _ = walk(seats=seats(left_b=1, dq_b=True), hands=history, first_dealer_position=1)
+    assert [h.dealer for h in played] == [1, 2, 0]
+    assert state.next_dealer_position == 2
     assert state.active_seat_ids == (A, C)
     assert state.totals == {A: 3, B: -27, C: -1}
     assert state.places == {A: 1, B: None, C: 2}

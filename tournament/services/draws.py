@@ -4,12 +4,18 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Draw, Hand, Level, Player, Seat, Table
+from tournament.models import Draw, Hand, Level, Player, Seat, Table, Tournament
 from tournament.seating import new_seed, seat_players
 from tournament.services import audit
 from tournament.services.errors import DrawLocked, NotAllowed
-from tournament.services.locking import lock_tournament
-from tournament.services.recompute import recompute_table
+from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
+from tournament.services.recompute import store
+from tournament.state import conclude_table, seat_inputs
+from tournament.table_state import start
+from tournament.validation import clean_text, saved
+
+SEED_LENGTH = Draw._meta.get_field("seed").max_length
+REASON_LENGTH = Draw._meta.get_field("reason").max_length
 
 
 def current_level(tournament):
@@ -17,11 +23,22 @@ def current_level(tournament):
 
 
 def current_draw(level):
-    return Draw.objects.get(level=level, superseded_at__isnull=True)
+    return Draw.objects.current().get(level=level)
 
 
 def level_started(level):
-    return Hand.objects.filter(table__level=level, table__draw__superseded_at__isnull=True).exists()
+    return Hand.objects.filter(table__in=Table.objects.current().filter(level=level)).exists()
+
+
+def _seed(seed):
+    if seed is None:
+        return new_seed()
+    return clean_text(seed, label=_("The seed"), max_length=SEED_LENGTH)
+
+
+def _lock_level_tables(level):
+    """Lock the level's current tables (after the tournament), so no hand lands meanwhile."""
+    lock_tables(Table.objects.current().filter(level=level).values_list("pk", flat=True))
 
 
 def _seating_summary(draw):
@@ -55,17 +72,20 @@ def _make_draw(*, level, players, actor, seed, number, reason=""):
             number=seating.number,
             first_dealer_position=seating.first_dealer_position,
         )
-        Seat.objects.bulk_create(
+        table.level = level
+        seats = Seat.objects.bulk_create(
             Seat(table=table, draw=draw, player=by_number[key], position=position)
             for position, key in enumerate(seating.players)
         )
-        recompute_table(table)
+        inputs = seat_inputs(seats)
+        store(table, seats, conclude_table(table, seats, start(inputs), {}, None))
     return draw
 
 
 @transaction.atomic
 def draw_first_level(*, tournament, actor, seed=None):
-    tournament = lock_tournament(tournament)
+    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
+    seed = _seed(seed)
     if Level.objects.filter(tournament=tournament).exists():
         raise NotAllowed(_("The first draw is already made; redo it instead."))
     players = list(
@@ -74,7 +94,8 @@ def draw_first_level(*, tournament, actor, seed=None):
     if len(players) < 2:
         raise NotAllowed(_("A draw needs at least 2 players."))
     level = Level.objects.create(tournament=tournament, number=1)
-    draw = _make_draw(level=level, players=players, actor=actor, seed=seed or new_seed(), number=1)
+    draw = _make_draw(level=level, players=players, actor=actor, seed=seed, number=1)
+    touch_tournament(tournament)
     audit.record(
         tournament=tournament,
         actor=actor,
@@ -86,10 +107,19 @@ def draw_first_level(*, tournament, actor, seed=None):
 
 
 @transaction.atomic
-def redraw_level(*, level, actor, reason="", seed=None):
-    """Redo a level's draw; only until its first hand is recorded."""
+def redraw_level(*, level, actor, reason, seed=None):
+    """Redo a level's draw, with a reason; only until its first hand is recorded."""
+    level = saved(level, Level, label=_("The level"))
     tournament = lock_tournament(level.tournament)
+    _lock_level_tables(level)
     level.refresh_from_db()
+    reason = clean_text(
+        reason,
+        label=_("The reason"),
+        max_length=REASON_LENGTH,
+        empty=_("Redoing a draw needs a reason."),
+    )
+    seed = _seed(seed)
     if level.closed_at is not None:
         raise DrawLocked(_("This level is closed."))
     if level_started(level):
@@ -100,6 +130,7 @@ def redraw_level(*, level, actor, reason="", seed=None):
         for seat in Seat.objects.filter(draw=old).select_related("player")
         if not seat.player.disqualified
     ]
+    level.tournament = tournament
     if len(players) < 2:
         raise NotAllowed(_("A draw needs at least 2 players."))
     before = _seating_summary(old)
@@ -109,15 +140,16 @@ def redraw_level(*, level, actor, reason="", seed=None):
         level=level,
         players=players,
         actor=actor,
-        seed=seed or new_seed(),
+        seed=seed,
         number=old.number + 1,
-        reason=reason.strip(),
+        reason=reason,
     )
+    touch_tournament(tournament)
     audit.record(
         tournament=tournament,
         actor=actor,
         action="draw.redo",
-        summary=f"Redrew level {level.number}" + (f": {reason.strip()}" if reason.strip() else ""),
+        summary=f"Redrew level {level.number}: {reason}",
         before=before,
         after=_seating_summary(draw),
     )
@@ -132,15 +164,15 @@ def advance(*, tournament, actor, seed=None):
     single winner) produces the champion. Returns the new level, or None when the
     tournament is finished.
     """
-    tournament = lock_tournament(tournament)
+    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
+    seed = _seed(seed)
     level = current_level(tournament)
     if level is None:
         raise NotAllowed(_("Make the first draw first."))
     if level.closed_at is not None or tournament.finished_at is not None:
         raise NotAllowed(_("The tournament is finished."))
-    tables = list(
-        Table.objects.filter(level=level, draw__superseded_at__isnull=True).select_related("winner")
-    )
+    _lock_level_tables(level)
+    tables = list(Table.objects.current().filter(level=level).select_related("winner"))
     playing = [table.number for table in tables if not table.is_over]
     if playing:
         numbers = ", ".join(str(n) for n in playing)
@@ -152,6 +184,7 @@ def advance(*, tournament, actor, seed=None):
     now = timezone.now()
     level.closed_at = now
     level.save(update_fields=["closed_at"])
+    touch_tournament(tournament)
     if len(winners) <= 1:
         tournament.finished_at = now
         tournament.champion = winners[0] if winners else None
@@ -165,9 +198,8 @@ def advance(*, tournament, actor, seed=None):
         )
         return None
     next_level = Level.objects.create(tournament=tournament, number=level.number + 1)
-    draw = _make_draw(
-        level=next_level, players=winners, actor=actor, seed=seed or new_seed(), number=1
-    )
+    next_level.tournament = tournament
+    draw = _make_draw(level=next_level, players=winners, actor=actor, seed=seed, number=1)
     audit.record(
         tournament=tournament,
         actor=actor,

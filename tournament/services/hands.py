@@ -7,15 +7,37 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import InvalidHand, score_hand
-from tournament.models import Hand, HandResult, HandVersion, Seat, TieSettlement, Tournament
+from scoring import InvalidHand, parse_row, score_hand
+from scoring.cards import card_code
+from tournament.hand_errors import invalid_hand_message
+from tournament.models import (
+    Hand,
+    HandResult,
+    HandVersion,
+    Player,
+    Table,
+    TieSettlement,
+    Tournament,
+)
 from tournament.services import audit
 from tournament.services.errors import HandConflict, InvalidEntry, NotAllowed, TableOver
 from tournament.services.locking import lock_table
-from tournament.services.recompute import compute_state, recompute_table
+from tournament.services.recompute import recompute_table, store
+from tournament.state import (
+    cached_progress,
+    cached_state,
+    conclude_table,
+    history_state,
+    settled_winner_seat,
+    table_seats,
+)
+from tournament.table_state import HandInput, ResultInput, play, repeat_broken
+from tournament.validation import clean_int, clean_text, saved
 
 MAX_POINTS = 999
 ROWS = ("front", "middle", "back")
+LABEL_LENGTH = HandVersion._meta.get_field("entered_by_label").max_length
+REASON_LENGTH = HandVersion._meta.get_field("reason").max_length
 
 
 @dataclass(frozen=True)
@@ -25,8 +47,10 @@ class Recorded:
 
 
 def _key(idempotency_key):
+    if isinstance(idempotency_key, uuid.UUID):
+        return idempotency_key
     try:
-        return uuid.UUID(str(idempotency_key))
+        return uuid.UUID(idempotency_key)
     except (TypeError, ValueError, AttributeError) as exc:
         raise InvalidEntry(_("The submission has no valid key; reload the page.")) from exc
 
@@ -38,20 +62,31 @@ def _check_table_open(table):
         raise NotAllowed(_("This level is closed: its results are final."))
 
 
-def _with_names(message, seats):
-    for index in range(len(seats), 0, -1):
-        message = message.replace(f"player {index}", seats[index - 1].player.name)
-        message = message.replace(f"Player {index}", seats[index - 1].player.name)
-    return message
+def _positions(value, seats, what):
+    """A set of seat positions among `seats` (e.g. who goes to Fantasyland)."""
+    if value is None:
+        return set()
+    if isinstance(value, (str, bytes, dict)) or not isinstance(
+        value, (set, frozenset, list, tuple)
+    ):
+        raise InvalidEntry(_("%(what)s must be a list of seats.") % {"what": what})
+    known = {seat.position for seat in seats}
+    positions = set()
+    for item in value:
+        if type(item) is not int or item not in known:
+            raise InvalidEntry(
+                _("%(what)s names a seat that is not playing this hand.") % {"what": what}
+            )
+        positions.add(item)
+    return positions
 
 
 def _points_lines(seats, points, fantasyland):
     if not isinstance(points, dict):
         raise InvalidEntry(_("Enter each player's points."))
     expected = {seat.position for seat in seats}
-    given = set(points)
-    if given != expected:
-        missing = [s.player.name for s in seats if s.position not in given]
+    if set(points) != expected:
+        missing = [s.player.name for s in seats if s.position not in points]
         if missing:
             raise InvalidEntry(
                 _("Points are missing for %(names)s.") % {"names": ", ".join(missing)}
@@ -59,20 +94,12 @@ def _points_lines(seats, points, fantasyland):
         raise InvalidEntry(_("Points were given for a seat that is not playing this hand."))
     lines = {}
     for seat in seats:
-        value = points[seat.position]
-        if isinstance(value, bool) or not isinstance(value, int):
-            try:
-                value = int(str(value).strip())
-            except ValueError as exc:
-                raise InvalidEntry(
-                    _("%(name)s's points must be a whole number, not %(value)s.")
-                    % {"name": seat.player.name, "value": repr(value)}
-                ) from exc
-        if abs(value) > MAX_POINTS:
-            raise InvalidEntry(
-                _("%(name)s's points (%(value)d) are out of range.")
-                % {"name": seat.player.name, "value": value}
-            )
+        value = clean_int(
+            points[seat.position],
+            label=_("%(name)s's points") % {"name": seat.player.name},
+            minimum=-MAX_POINTS,
+            maximum=MAX_POINTS,
+        )
         lines[seat.id] = {"points": value, "fantasyland_next": seat.position in fantasyland}
     total = sum(line["points"] for line in lines.values())
     if total != 0:
@@ -80,6 +107,13 @@ def _points_lines(seats, points, fantasyland):
             _("The points must add up to zero; they add up to %(total)+d.") % {"total": total}
         )
     return lines
+
+
+def _row_text(value):
+    """A row as given (text, or a list of card texts) as text for the scorer."""
+    if isinstance(value, (list, tuple)) and all(isinstance(card, str) for card in value):
+        return " ".join(value)
+    return value
 
 
 def _card_lines(seats, boards, rules, in_fl, streak):
@@ -90,7 +124,7 @@ def _card_lines(seats, boards, rules, in_fl, streak):
         board = boards[seat.position]
         if not isinstance(board, dict):
             raise InvalidEntry(_("Enter %(name)s's three rows.") % {"name": seat.player.name})
-        entry = {row: board.get(row, "") for row in ROWS}
+        entry = {row: _row_text(board.get(row, "")) for row in ROWS}
         if in_fl.get(seat.id):
             entry["fantasyland"] = True
             entry["fantasyland_streak"] = max(1, streak.get(seat.id, 1))
@@ -98,16 +132,20 @@ def _card_lines(seats, boards, rules, in_fl, streak):
     try:
         results = score_hand(entries, rules=rules)
     except InvalidHand as exc:
-        raise InvalidEntry(_with_names(str(exc), seats)) from exc
+        raise InvalidEntry(invalid_hand_message(exc, [s.player.name for s in seats])) from exc
     lines = {}
-    for seat, entry, result in zip(seats, entries, results, strict=True):
+    for index, (seat, entry, result) in enumerate(zip(seats, entries, results, strict=True), 1):
         cards = result.to_dict()
         lines[seat.id] = {
             "points": result.points,
             "fantasyland_next": result.fantasyland,
             "fouled": result.fouled,
             "royalties": result.royalties,
-            **{row: " ".join(str(entry[row]).split()) for row in ROWS},
+            # Kept as plain card codes ("Qs Qh 7d"), however they were typed.
+            **{
+                row: " ".join(card_code(c) for c in parse_row(entry[row], index, row))
+                for row in ROWS
+            },
             "detail": {
                 "categories": cards.get("categories"),
                 "row_royalties": cards.get("row_royalties"),
@@ -127,33 +165,42 @@ def _lines(table, seats, *, points, boards, fantasyland, in_fl, streak):
         return HandVersion.Mode.CARDS, _card_lines(seats, boards, tournament.rules, in_fl, streak)
     if tournament.entry_mode == Tournament.EntryMode.CARDS:
         raise InvalidEntry(_("This tournament records hands as cards."))
-    fantasyland = set(fantasyland or ())
-    _check_fantasyland_repeat(seats, fantasyland, tournament, in_fl, streak)
-    return HandVersion.Mode.POINTS, _points_lines(seats, points, fantasyland)
+    going = _positions(fantasyland, seats, _("Fantasyland"))
+    return HandVersion.Mode.POINTS, _points_lines(seats, points, going)
 
 
-def _check_fantasyland_repeat(seats, fantasyland, tournament, in_fl, streak):
-    """A revisor's 'stays in Fantasyland' must fit the tournament's repeat rule."""
-    policy = tournament.fantasyland_repeat
-    for seat in seats:
-        if seat.position not in fantasyland or not in_fl.get(seat.id):
-            continue
-        if policy == Tournament.FantasylandRepeat.NEVER:
-            raise InvalidEntry(
-                _(
-                    "%(name)s played this hand in Fantasyland, and in this tournament "
-                    "Fantasyland never repeats."
-                )
-                % {"name": seat.player.name}
-            )
-        if policy == Tournament.FantasylandRepeat.ONCE and streak.get(seat.id, 1) > 1:
-            raise InvalidEntry(
-                _(
-                    "%(name)s has already repeated Fantasyland once, the most this "
-                    "tournament allows."
-                )
-                % {"name": seat.player.name}
-            )
+def _hand_input(number, lines, mode):
+    return HandInput(
+        number=number,
+        results={
+            sid: ResultInput(points=line["points"], fantasyland_next=line["fantasyland_next"])
+            for sid, line in lines.items()
+        },
+        cards=(
+            {sid: {row: line[row] for row in ROWS} for sid, line in lines.items()}
+            if mode == HandVersion.Mode.CARDS
+            else None
+        ),
+    )
+
+
+def _refuse_broken_repeat(broken, seats, tournament):
+    """A revisor's 'goes to Fantasyland' must fit the tournament's repeat rule."""
+    if not broken:
+        return
+    first = broken[0]
+    name = next(s.player.name for s in seats if s.id == first.seat_id)
+    if tournament.fantasyland_repeat == Tournament.FantasylandRepeat.NEVER:
+        message = _(
+            "%(name)s played hand %(hand)d in Fantasyland, and in this tournament "
+            "Fantasyland never repeats."
+        )
+    else:
+        message = _(
+            "%(name)s has already repeated Fantasyland once by hand %(hand)d, the most "
+            "this tournament allows."
+        )
+    raise InvalidEntry(message % {"name": name, "hand": first.hand_number})
 
 
 def _save_results(version, seats, lines, in_fl):
@@ -184,6 +231,12 @@ def _existing(key, table):
     return version
 
 
+def _label(actor_label):
+    return clean_text(
+        actor_label, label=_("The entry's label"), max_length=LABEL_LENGTH, required=False
+    )
+
+
 @transaction.atomic
 def record_hand(
     *,
@@ -199,18 +252,25 @@ def record_hand(
     """Record the next hand at a table, as points (summing to zero) or as cards.
 
     The same submission (idempotency key) twice records one hand; a second
-    tablet submitting the same hand number gets a HandConflict.
+    tablet submitting the same hand number gets a HandConflict. The cost is the
+    same at every hand: the table's cached progress is folded with this hand only.
     """
     key = _key(idempotency_key)
-    table = lock_table(table)
+    actor_label = _label(actor_label)
+    table = lock_table(saved(table, Table, label=_("The table")))
     existing = _existing(key, table)
     if existing is not None:
         return Recorded(existing.hand, created=False)
     _check_table_open(table)
-    state, all_seats = compute_state(table)
-    played = table.hands_played
-    if isinstance(hand_number, bool) or not isinstance(hand_number, int):
+    if type(hand_number) is not int:
         raise InvalidEntry(_("The hand number is missing; reload the page."))
+    all_seats = table_seats(table)
+    settled = settled_winner_seat(table, all_seats)
+    penalty_points = {s.id: s.penalty_points for s in all_seats}
+    state = conclude_table(
+        table, all_seats, cached_progress(table, all_seats), penalty_points, settled
+    )
+    played = table.hands_played
     if hand_number <= played:
         raise HandConflict(
             _(
@@ -229,9 +289,7 @@ def record_hand(
             _("The next hand at this table is hand %(next)d, not %(given)d.")
             % {"next": played + 1, "given": hand_number}
         )
-    seats = [
-        s for s in sorted(all_seats, key=lambda s: s.position) if s.id in state.active_seat_ids
-    ]
+    seats = [s for s in all_seats if s.id in state.active_seat_ids]
     mode, lines = _lines(
         table,
         seats,
@@ -241,26 +299,36 @@ def record_hand(
         in_fl=state.in_fantasyland,
         streak=state.fantasyland_streak,
     )
+    hand_input = _hand_input(hand_number, lines, mode)
+    tournament = table.level.tournament
+    _refuse_broken_repeat(
+        repeat_broken(state.progress, hand_input, tournament.fantasyland_repeat)
+        if mode == HandVersion.Mode.POINTS
+        else [],
+        seats,
+        tournament,
+    )
+    dealer = state.next_dealer_position
     try:
-        with transaction.atomic():
-            hand = Hand.objects.create(table=table, number=hand_number)
-            version = HandVersion.objects.create(
-                hand=hand,
-                version=1,
-                mode=mode,
-                idempotency_key=key,
-                created_by=audit.actor_or_none(actor),
-                entered_by_label=actor_label[:120],
-            )
-    except IntegrityError as exc:
+        hand = Hand.objects.create(table=table, number=hand_number, dealer_position=dealer)
+        version = HandVersion.objects.create(
+            hand=hand,
+            version=1,
+            mode=mode,
+            idempotency_key=key,
+            created_by=audit.actor_or_none(actor),
+            entered_by_label=actor_label,
+        )
+    except IntegrityError as exc:  # the transaction is rolled back on the way out
         raise HandConflict(
             _("Hand %(hand)d was just recorded from another device. Reload to see it.")
             % {"hand": hand_number}
         ) from exc
     _save_results(version, seats, lines, state.in_fantasyland)
-    recompute_table(table)
+    progress = play(state.progress, hand_input, dealer=dealer)
+    store(table, all_seats, conclude_table(table, all_seats, progress, penalty_points, settled))
     audit.record(
-        tournament=table.level.tournament,
+        tournament=tournament,
         actor=actor,
         actor_label=actor_label,
         action="hand.record",
@@ -281,37 +349,60 @@ def correct_hand(
     fantasyland=(),
     idempotency_key=None,
 ):
-    """The TD replaces a recorded hand's content; the old version is kept."""
+    """The TD replaces a recorded hand's content; the old version is kept.
+
+    The table's history is walked again from the start with the new version, so
+    that who played later hands in Fantasyland (and so how cards score there, and
+    the repeat rule) follows from it.
+    """
     key = _key(idempotency_key or uuid.uuid4())
+    hand = saved(hand, Hand, label=_("The hand"))
     table = lock_table(hand.table)
     existing = _existing(key, table)
     if existing is not None:
         return Recorded(existing.hand, created=False)
     _check_table_open(table)
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidEntry(_("A correction needs a reason."))
-    old = HandVersion.objects.select_for_update().get(hand=hand, superseded_at__isnull=True)
-    old_results = {r.seat_id: r for r in old.results.select_related("seat__player")}
-    seats = sorted(
-        Seat.objects.filter(id__in=old_results).select_related("player"),
-        key=lambda s: s.position,
+    reason = clean_text(
+        reason,
+        label=_("The reason"),
+        max_length=REASON_LENGTH,
+        empty=_("A correction needs a reason."),
     )
-    in_fl = {sid: r.in_fantasyland for sid, r in old_results.items()}
+    history = history_state(table)
+    index = next(i for i, v in enumerate(history.versions) if v.hand_id == hand.pk)
+    old, how = history.versions[index], history.played[index]
+    old_results = {r.seat_id: r for r in old.results.all()}
+    seats = [s for s in history.seats if s.id in old_results]
     mode, lines = _lines(
-        table, seats, points=points, boards=boards, fantasyland=fantasyland, in_fl=in_fl, streak={}
+        table,
+        seats,
+        points=points,
+        boards=boards,
+        fantasyland=fantasyland,
+        in_fl=how.in_fantasyland,
+        streak=how.streak,
     )
-    old.superseded_at = timezone.now()
-    old.save(update_fields=["superseded_at"])
+    tried = history_state(
+        table,
+        seats=history.seats,
+        versions=history.versions,
+        replace_version=(hand.number, _hand_input(hand.number, lines, mode)),
+    )
+    _refuse_broken_repeat(
+        [b for b in tried.repeat_broken if b.hand_number >= hand.number],
+        seats,
+        table.level.tournament,
+    )
+    HandVersion.objects.filter(pk=old.pk).update(superseded_at=timezone.now())
     version = HandVersion.objects.create(
         hand=hand,
         version=old.version + 1,
         mode=mode,
         idempotency_key=key,
         created_by=audit.actor_or_none(actor),
-        reason=reason[:500],
+        reason=reason,
     )
-    _save_results(version, seats, lines, in_fl)
+    _save_results(version, seats, lines, how.in_fantasyland)
     before = {
         seat.player.name: {
             field: getattr(old_results[seat.id], field)
@@ -335,12 +426,16 @@ def correct_hand(
 @transaction.atomic
 def settle_tie(*, table, actor, winner, reason):
     """The TD decides a tie for first (e.g. by a card draw) instead of playing on."""
-    table = lock_table(table)
+    table = lock_table(saved(table, Table, label=_("The table")))
     _check_table_open(table)
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidEntry(_("Settling a tie needs a written reason."))
-    state, seats = compute_state(table)
+    reason = clean_text(
+        reason,
+        label=_("The reason"),
+        max_length=TieSettlement._meta.get_field("reason").max_length,
+        empty=_("Settling a tie needs a written reason."),
+    )
+    winner = saved(winner, Player, label=_("The winner"), tournament=table.level.tournament)
+    state, seats = cached_state(table)
     leaders = {s.player_id: s for s in seats if s.id in state.tied_leader_ids}
     if not leaders:
         raise NotAllowed(
@@ -361,9 +456,10 @@ def settle_tie(*, table, actor, winner, reason):
             % {"name": winner.name, "tied": names}
         )
     TieSettlement.objects.create(
-        table=table, winner=winner, reason=reason[:500], created_by=audit.actor_or_none(actor)
+        table=table, winner=winner, reason=reason, created_by=audit.actor_or_none(actor)
     )
-    recompute_table(table)
+    state, _seats = cached_state(table, seats)
+    store(table, seats, state)
     audit.record(
         tournament=table.level.tournament,
         actor=actor,

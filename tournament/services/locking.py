@@ -1,11 +1,58 @@
+"""Row locks, always taken in one order so that two services can never deadlock.
+
+THE LOCK ORDER: first the tournament row (only services that change more than one
+table, or the tournament itself, take it), then table rows in increasing id
+order. Nothing else is locked explicitly.
+
+- Recording, correcting a hand and settling a tie change one table: they lock
+  that table only, so that tables of one tournament never wait for each other.
+- Draws, redraws, advancing, penalties, rescinding, settings and registration
+  lock the tournament, then every table they will rewrite, in id order.
+
+Each lock names its own row only (`of=("self",)`), so a join never locks the
+level or the tournament behind a table. Locks are `FOR NO KEY UPDATE`
+(`no_key=True`): inserting a row that refers to a locked one (a hand to its
+table, an audit entry to its tournament) takes `FOR KEY SHARE` on it, which
+this lock does not block, so an insert never waits for another service's lock.
+
+A locked row is read again after the lock is granted (a second query): a
+statement's joined rows come from before it waited, and could be stale.
+
+On SQLite, which has no row locks, the database serialises writers (the
+settings open every transaction with BEGIN IMMEDIATE).
+"""
+
+from django.db.models import F
+
 from tournament.models import Table, Tournament
+from tournament.state import load_table
 
 
 def lock_tournament(tournament):
-    """Serialise changes that span the tournament (draws, warnings)."""
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    """Lock the tournament row (step 1 of the order) and return it, read afresh."""
+    return (
+        Tournament.objects.select_for_update(no_key=True, of=("self",)).filter(pk=tournament.pk)
+    ).get()
+
+
+def lock_tables(table_ids):
+    """Lock these table rows in id order (step 2), after any tournament lock."""
+    ids = sorted(set(table_ids))
+    if ids:
+        list(
+            Table.objects.select_for_update(no_key=True, of=("self",))
+            .filter(pk__in=ids)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
 
 
 def lock_table(table):
-    """Serialise the tablets and the TD writing to one table."""
-    return Table.objects.select_for_update().select_related("level__tournament").get(pk=table.pk)
+    """Lock one table and return it read afresh, with its level, tournament and draw."""
+    lock_tables([table.pk])
+    return load_table(table.pk)
+
+
+def touch_tournament(tournament):
+    """Bump the tournament's revision (pages poll it); only under its lock."""
+    Tournament.objects.filter(pk=tournament.pk).update(revision=F("revision") + 1)

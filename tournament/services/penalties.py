@@ -4,27 +4,32 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Penalty, Player, Seat, Table
+from tournament.models import Penalty, Player, Seat, Table, Tournament
 from tournament.services import audit
-from tournament.services.errors import InvalidEntry, NotAllowed
-from tournament.services.locking import lock_tournament
-from tournament.services.recompute import recompute_table, recompute_warnings
+from tournament.services.errors import NotAllowed
+from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
+from tournament.services.recompute import open_tables_of, recompute_warnings, refresh_table
+from tournament.validation import clean_choice, clean_text, saved
+
+NOTE_LENGTH = Penalty._meta.get_field("note").max_length
+REASON_LENGTH = Penalty._meta.get_field("rescind_reason").max_length
 
 
 def open_seat(player):
     """The player's seat in the current draw of an open level, if any."""
-    return (
-        Seat.objects.filter(
-            player=player, table__level__closed_at__isnull=True, draw__superseded_at__isnull=True
-        )
-        .select_related("table")
-        .first()
-    )
+    return Seat.objects.open().filter(player=player).select_related("table").first()
 
 
-def _recompute(tables):
-    for table in Table.objects.filter(pk__in=tables).select_related("level__tournament"):
-        recompute_table(table)
+def _lock_player_tables(player):
+    """Lock every table a change of this player's warnings can rewrite (after the tournament)."""
+    ids = open_tables_of(player)
+    lock_tables(ids)
+    return ids
+
+
+def _refresh(table_ids):
+    for table in Table.objects.filter(pk__in=table_ids).select_related("level__tournament"):
+        refresh_table(table)
 
 
 def _state(penalty):
@@ -33,28 +38,43 @@ def _state(penalty):
         "kind": penalty.kind,
         "warning_number": penalty.warning_number,
         "points": penalty.points,
+        "table": penalty.table.number if penalty.table_id else None,
         "rescinded": penalty.rescinded_at is not None,
         "disqualified": penalty.player.disqualified,
     }
 
 
+def where_deducted(penalty):
+    """Where the penalty's points come off, in words (for the audit and the pages)."""
+    if penalty.table_id is None:
+        return _("not at a table: the warning counts, no points are deducted")
+    return _("deducted at table %(table)d after hand %(hand)d") % {
+        "table": penalty.table.number,
+        "hand": penalty.after_hand,
+    }
+
+
 @transaction.atomic
-def give_penalty(*, player, kind, actor, note=""):
+def give_penalty(*, tournament, player, kind, actor, note=""):
     """A warning (a timeout also costs 10 points) at the player's current table.
 
-    The 2nd warning costs 25 more, the 3rd disqualifies. Outside a table in play
-    (between levels) it still counts as a warning.
+    The 2nd warning costs 25 more, the 3rd disqualifies. A warning given while the
+    player is at no table (before the first draw, or after going out) counts, but
+    costs no points: there is no score to deduct them from (decisions.py).
     """
-    tournament = lock_tournament(player.tournament)
-    player = Player.objects.get(pk=player.pk)
-    if kind not in Penalty.Kind.values:
-        raise InvalidEntry(_("Unknown kind of penalty: %(kind)s.") % {"kind": repr(kind)})
+    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
+    player = saved(player, Player, label=_("The player"), tournament=tournament)
+    kind = clean_choice(kind, label=_("The kind of penalty"), choices=Penalty.Kind)
+    note = clean_text(
+        note, label=_("The note"), max_length=NOTE_LENGTH, required=False, multiline=True
+    )
     if tournament.finished_at is not None:
         raise NotAllowed(_("The tournament is finished."))
     if player.withdrawn_at is not None:
         raise NotAllowed(_("%(name)s has withdrawn.") % {"name": player.name})
     if player.disqualified:
         raise NotAllowed(_("%(name)s is already disqualified.") % {"name": player.name})
+    _lock_player_tables(player)
     seat = open_seat(player)
     if seat is None and kind == Penalty.Kind.TIMEOUT:
         raise NotAllowed(
@@ -65,21 +85,21 @@ def give_penalty(*, player, kind, actor, note=""):
         player=player,
         table=seat.table if seat else None,
         kind=kind,
-        note=(note or "").strip()[:500],
+        note=note,
         after_hand=seat.table.hands_played if seat else 0,
         created_by=audit.actor_or_none(actor),
     )
-    _recompute(recompute_warnings(player))
+    _refresh(recompute_warnings(player))
+    touch_tournament(tournament)
     penalty.refresh_from_db()
-    player.refresh_from_db()
     penalty.player = player
-    where = f"table {seat.table.number} after hand {penalty.after_hand}" if seat else "no table"
     audit.record(
         tournament=tournament,
         actor=actor,
         action="penalty.give",
         summary=f"{player.name}: {penalty.get_kind_display()} — warning {penalty.warning_number}, "
-        f"{penalty.points} points ({where})" + (" — disqualified" if player.disqualified else ""),
+        f"{penalty.points} points ({where_deducted(penalty)})"
+        + (" — disqualified" if player.disqualified else ""),
         after=_state(penalty),
     )
     return penalty
@@ -88,19 +108,41 @@ def give_penalty(*, player, kind, actor, note=""):
 @transaction.atomic
 def rescind_penalty(*, penalty, actor, reason):
     """Take a penalty back; it stays on record, marked, and everything is recomputed."""
+    penalty = saved(penalty, Penalty, label=_("The penalty"))
     tournament = lock_tournament(penalty.tournament)
-    penalty = Penalty.objects.select_related("player").get(pk=penalty.pk)
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidEntry(_("Rescinding a penalty needs a reason."))
+    penalty = Penalty.objects.select_related("player", "table__level").get(pk=penalty.pk)
+    reason = clean_text(
+        reason,
+        label=_("The reason"),
+        max_length=REASON_LENGTH,
+        empty=_("Rescinding a penalty needs a reason."),
+    )
     if penalty.rescinded_at is not None:
         raise NotAllowed(_("This penalty is already rescinded."))
+    # Rescinding renumbers the player's later warnings: none of them may be in a level
+    # whose results are final.
+    final = Penalty.objects.standing().filter(
+        player=penalty.player, table__level__closed_at__isnull=False
+    )
+    if penalty.table_id is not None:
+        final = final.filter(created_at__gte=penalty.created_at)
+    else:
+        final = final.filter(created_at__gt=penalty.created_at)
+    if final.exists():
+        raise NotAllowed(
+            _(
+                "This penalty can no longer be rescinded: it counts for warnings in a level "
+                "whose results are final."
+            )
+        )
+    _lock_player_tables(penalty.player)
     before = _state(penalty)
     penalty.rescinded_at = timezone.now()
     penalty.rescinded_by = audit.actor_or_none(actor)
-    penalty.rescind_reason = reason[:500]
+    penalty.rescind_reason = reason
     penalty.save(update_fields=["rescinded_at", "rescinded_by", "rescind_reason"])
-    _recompute(recompute_warnings(penalty.player))
+    _refresh(recompute_warnings(penalty.player))
+    touch_tournament(tournament)
     penalty.refresh_from_db()
     penalty.player.refresh_from_db()
     audit.record(

@@ -1,136 +1,105 @@
-"""Rewrite the cached numbers from the history, inside the caller's transaction."""
+"""Write a table's cached state, inside the caller's transaction (and under its lock).
 
-from collections import defaultdict
+`store` writes a state worked out by `tournament.state`; `recompute_table` walks
+the whole history first (after a correction, and in the drift test);
+`refresh_table` concludes again from the cached progress when only penalties,
+departures or a tie settlement moved (constant cost).
+"""
 
-from scoring import InvalidHand, score_hand
-from tournament.models import HandResult, HandVersion, Penalty, Player, Seat, TieSettlement
-from tournament.table_state import HandInput, ResultInput, SeatInput, table_state
+from django.db.models import F
+
+from tournament.models import Hand, HandResult, Penalty, Player, Seat, Table
+from tournament.state import cached_state, history_state, penalty_points_at, table_seats
 
 TIMEOUT_POINTS = 10
 SECOND_WARNING_POINTS = 25
 DISQUALIFYING_WARNING = 3
 
-
-def board_of(result):
-    return {"front": result.front, "middle": result.middle, "back": result.back}
-
-
-def current_versions(table):
-    return list(
-        HandVersion.objects.filter(hand__table=table, superseded_at__isnull=True)
-        .select_related("hand")
-        .prefetch_related("results")
-        .order_by("hand__number")
-    )
+SEAT_CACHES = (
+    "hand_points",
+    "penalty_points",
+    "total",
+    "place",
+    "in_fantasyland",
+    "fantasyland_streak",
+)
 
 
-def refresh_fantasyland(versions, rules):
-    """Who played each hand in Fantasyland follows from the hand before.
-
-    For hands entered as cards, whether the player goes (or stays) in Fantasyland
-    depends on that, so it is scored again; for hands entered as points the
-    revisor's word stands.
-    """
-    in_fl = defaultdict(bool)
-    streak = defaultdict(int)
+def store(table, seats, state):
+    """Write `state` into the table's and its seats' caches; bump the table's revision."""
     changed = []
-    for version in versions:
-        results = sorted(version.results.all(), key=lambda r: r.seat_id)
-        before = [(r.in_fantasyland, r.fantasyland_next) for r in results]
-        for result in results:
-            result.in_fantasyland = in_fl[result.seat_id]
-        if version.mode == HandVersion.Mode.CARDS:
-            boards = []
-            for result in results:
-                board = board_of(result)
-                if result.in_fantasyland:
-                    board["fantasyland"] = True
-                    board["fantasyland_streak"] = streak[result.seat_id]
-                boards.append(board)
-            try:
-                scored = score_hand(boards, rules=rules)
-            except InvalidHand:  # stored cards were validated when entered
-                scored = None
-            if scored is not None:
-                for result, outcome in zip(results, scored, strict=True):
-                    result.fantasyland_next = outcome.fantasyland
-        changed.extend(
-            r
-            for r, old in zip(results, before, strict=True)
-            if (r.in_fantasyland, r.fantasyland_next) != old
-        )
-        played = {result.seat_id: result for result in results}
-        for seat_id in set(in_fl) | set(played):
-            going = played.get(seat_id) is not None and played[seat_id].fantasyland_next
-            streak[seat_id] = streak[seat_id] + 1 if going else 0
-            in_fl[seat_id] = going
+    for seat in seats:
+        values = {
+            "hand_points": state.hand_points[seat.id],
+            "penalty_points": state.penalty_points[seat.id],
+            "total": state.totals[seat.id],
+            "place": state.places[seat.id],
+            "in_fantasyland": state.in_fantasyland[seat.id],
+            "fantasyland_streak": state.fantasyland_streak[seat.id],
+        }
+        if any(getattr(seat, name) != value for name, value in values.items()):
+            for name, value in values.items():
+                setattr(seat, name, value)
+            changed.append(seat)
     if changed:
-        HandResult.objects.bulk_update(changed, ["in_fantasyland", "fantasyland_next"])
-
-
-def compute_state(table, *, versions=None):
-    """The table's state from its history (no writes)."""
-    tournament = table.level.tournament
-    seats = list(Seat.objects.filter(table=table).select_related("player"))
-    if versions is None:
-        versions = current_versions(table)
-    penalties = defaultdict(int)
-    for penalty in Penalty.objects.filter(table=table, rescinded_at__isnull=True):
-        seat = next((s for s in seats if s.player_id == penalty.player_id), None)
-        if seat is not None:
-            penalties[seat.id] += penalty.points
-    settlement = TieSettlement.objects.filter(table=table).order_by("-id").first()
-    settled_seat = None
-    if settlement is not None:
-        settled_seat = next((s.id for s in seats if s.player_id == settlement.winner_id), None)
-    state = table_state(
-        seats=[
-            SeatInput(
-                seat_id=s.id,
-                position=s.position,
-                player_id=s.player_id,
-                left_after_hand=s.left_after_hand,
-                disqualified=s.player.disqualified,
-            )
-            for s in seats
-        ],
-        hands=[
-            HandInput(
-                number=v.hand.number,
-                results={
-                    r.seat_id: ResultInput(points=r.points, fantasyland_next=r.fantasyland_next)
-                    for r in v.results.all()
-                },
-            )
-            for v in versions
-        ],
-        penalty_points=penalties,
-        min_hands=tournament.min_hands,
-        first_dealer_position=table.first_dealer_position,
-        button_stays_in_fantasyland=tournament.button_stays_in_fantasyland,
-        settled_winner_seat_id=settled_seat,
-    )
-    return state, seats
+        Seat.objects.bulk_update(changed, SEAT_CACHES)
+    progress = state.progress
+    winner = next((s.player for s in seats if s.id == state.winner_seat_id), None)
+    values = {
+        "hands_played": state.hands_played,
+        "fantasyland_hands": progress.fantasyland_hands,
+        "last_dealer_position": progress.last_dealer,
+        "next_dealer_position": state.next_dealer_position,
+        "required_hands": state.required_hands,
+        "is_over": state.is_over,
+        "winner": winner,
+    }
+    for name, value in values.items():
+        setattr(table, name, value)
+    Table.objects.filter(pk=table.pk).update(**values, revision=F("revision") + 1)
+    table.revision += 1
+    return state
 
 
 def recompute_table(table):
-    """Bring the table's and its seats' caches in line with the history; return the state."""
-    versions = current_versions(table)
-    refresh_fantasyland(versions, table.level.tournament.rules)
-    state, seats = compute_state(table, versions=versions)
-    for seat in seats:
-        seat.hand_points = state.hand_points[seat.id]
-        seat.penalty_points = state.penalty_points[seat.id]
-        seat.total = state.totals[seat.id]
-        seat.place = state.places[seat.id]
-    Seat.objects.bulk_update(seats, ["hand_points", "penalty_points", "total", "place"])
-    winner_player = next((s.player for s in seats if s.id == state.winner_seat_id), None)
-    table.hands_played = state.hands_played
-    table.required_hands = state.required_hands
-    table.is_over = state.is_over
-    table.winner = winner_player
-    table.save(update_fields=["hands_played", "required_hands", "is_over", "winner"])
-    return state
+    """Walk the table's whole history and rewrite every cache it moves; return the History.
+
+    Also rewrites each hand's dealer and, for every hand, who played it in
+    Fantasyland and who went there (a correction can move them for later hands).
+    """
+    history = history_state(table)
+    played = {hand.number: hand for hand in history.played}
+    hands, results = [], []
+    for version in history.versions:
+        hand = played[version.hand.number]
+        if version.hand.dealer_position != hand.dealer:
+            version.hand.dealer_position = hand.dealer
+            hands.append(version.hand)
+        for result in version.results.all():
+            now = (hand.in_fantasyland[result.seat_id], hand.fantasyland_next[result.seat_id])
+            if (result.in_fantasyland, result.fantasyland_next) != now:
+                result.in_fantasyland, result.fantasyland_next = now
+                results.append(result)
+    if hands:
+        Hand.objects.bulk_update(hands, ["dealer_position"])
+    if results:
+        HandResult.objects.bulk_update(results, ["in_fantasyland", "fantasyland_next"])
+    store(table, history.seats, history.state)
+    return history
+
+
+def refresh_table(table):
+    """Conclude again from the cached progress, with the penalties and seats as they are now."""
+    seats = table_seats(table)
+    state, _ = cached_state(table, seats, penalty_points=penalty_points_at(table, seats))
+    return store(table, seats, state)
+
+
+def warning_points(kind, number):
+    """What the `number`-th warning of the tournament costs, if it is of `kind`."""
+    return (TIMEOUT_POINTS if kind == Penalty.Kind.TIMEOUT else 0) + (
+        SECOND_WARNING_POINTS if number == 2 else 0
+    )
 
 
 def recompute_warnings(player):
@@ -138,7 +107,7 @@ def recompute_warnings(player):
 
     A timeout costs 10; the 2nd warning costs 25 more; the 3rd disqualifies, and
     the player leaves the table where it was given after the hands already played.
-    Returns the tables whose totals or seats may have moved.
+    Returns the ids of the tables (of open levels) whose totals or seats may have moved.
     """
     penalties = list(
         Penalty.objects.filter(player=player)
@@ -149,25 +118,28 @@ def recompute_warnings(player):
     touched = {p.table_id for p in penalties if p.table_id and p.table.level.closed_at is None}
     number = 0
     disqualifying = None
+    changed = []
     for penalty in penalties:
         if penalty.rescinded_at is not None:
-            penalty.warning_number, penalty.points = None, 0
-            continue
-        number += 1
-        penalty.warning_number = number
-        penalty.points = (TIMEOUT_POINTS if penalty.kind == Penalty.Kind.TIMEOUT else 0) + (
-            SECOND_WARNING_POINTS if number == 2 else 0
-        )
-        if number == DISQUALIFYING_WARNING:
-            disqualifying = penalty
-    Penalty.objects.bulk_update(penalties, ["warning_number", "points"])
-    Player.objects.filter(pk=player.pk).update(disqualified=disqualifying is not None)
-    player.disqualified = disqualifying is not None
+            number_and_points = (None, 0)
+        else:
+            number += 1
+            # At no table there is no score to deduct from: the warning counts, for 0 points.
+            points = warning_points(penalty.kind, number) if penalty.table_id else 0
+            number_and_points = (number, points)
+            if number == DISQUALIFYING_WARNING:
+                disqualifying = penalty
+        if (penalty.warning_number, penalty.points) != number_and_points:
+            penalty.warning_number, penalty.points = number_and_points
+            changed.append(penalty)
+    if changed:
+        Penalty.objects.bulk_update(changed, ["warning_number", "points"])
+    disqualified = disqualifying is not None
+    if player.disqualified != disqualified:
+        Player.objects.filter(pk=player.pk).update(disqualified=disqualified)
+        player.disqualified = disqualified
 
-    open_seats = Seat.objects.filter(
-        player=player, table__level__closed_at__isnull=True, draw__superseded_at__isnull=True
-    )
-    for seat in open_seats:
+    for seat in Seat.objects.open().filter(player=player):
         left = (
             disqualifying.after_hand
             if disqualifying is not None and disqualifying.table_id == seat.table_id
@@ -178,3 +150,12 @@ def recompute_warnings(player):
             seat.save(update_fields=["left_after_hand"])
         touched.add(seat.table_id)
     return touched
+
+
+def open_tables_of(player):
+    """Ids of the tables that `recompute_warnings(player)` may rewrite: for locking first."""
+    from_penalties = Penalty.objects.filter(
+        player=player, table__level__closed_at__isnull=True
+    ).values_list("table_id", flat=True)
+    from_seats = Seat.objects.open().filter(player=player).values_list("table_id", flat=True)
+    return set(from_penalties) | set(from_seats)

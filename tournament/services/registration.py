@@ -3,12 +3,14 @@
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from tournament.models import Level, Player, Tournament
 from tournament.services import audit
 from tournament.services.errors import InvalidEntry, NotAllowed
-from tournament.services.locking import lock_tournament
+from tournament.services.locking import lock_tournament, touch_tournament
+from tournament.validation import clean_bool, clean_choice, clean_int, clean_text, saved
 
 SETTINGS = (
     "name",
@@ -25,35 +27,64 @@ def settings_of(tournament):
     return {name: getattr(tournament, name) for name in SETTINGS}
 
 
+CHOICES = {
+    "entry_mode": Tournament.EntryMode,
+    "royalties": Tournament.Royalties,
+    "scoring_method": Tournament.Method,
+    "fantasyland_repeat": Tournament.FantasylandRepeat,
+}
+MIN_HANDS_RANGE = (1, 200)  # as the model's check constraint
+PLAYER_NAME_LENGTH = Player._meta.get_field("name").max_length
+
+
+def _label(field):
+    return capfirst(Tournament._meta.get_field(field).verbose_name)
+
+
 def _validate(values):
-    name = (values.get("name") or "").strip()
-    if not name:
-        raise InvalidEntry(_("A tournament needs a name."))
-    min_hands = values.get("min_hands", 20)
-    if not isinstance(min_hands, int) or not 1 <= min_hands <= 200:
-        raise InvalidEntry(_("Minimum hands per table must be a whole number from 1 to 200."))
-    for field, choices in (
-        ("entry_mode", Tournament.EntryMode.values),
-        ("royalties", Tournament.Royalties.values),
-        ("scoring_method", Tournament.Method.values),
-        ("fantasyland_repeat", Tournament.FantasylandRepeat.values),
-    ):
-        if field in values and values[field] not in choices:
-            raise InvalidEntry(
-                _("Unknown %(setting)s: %(value)s.")
-                % {"setting": field.replace("_", " "), "value": repr(values[field])}
-            )
-    return {**values, "name": name}
+    """Every setting checked: known names only, each of its type and range."""
+    unknown = set(values) - set(SETTINGS)
+    if unknown:
+        raise InvalidEntry(
+            _("Unknown settings: %(names)s.") % {"names": ", ".join(sorted(map(str, unknown)))}
+        )
+    clean = {
+        "name": clean_text(
+            values.get("name"),
+            label=_label("name"),
+            max_length=Tournament._meta.get_field("name").max_length,
+            empty=_("A tournament needs a name."),
+        )
+    }
+    if "min_hands" in values:
+        clean["min_hands"] = clean_int(
+            values["min_hands"],
+            label=_label("min_hands"),
+            minimum=MIN_HANDS_RANGE[0],
+            maximum=MIN_HANDS_RANGE[1],
+        )
+    for field, choices in CHOICES.items():
+        if field in values:
+            clean[field] = clean_choice(values[field], label=_label(field), choices=choices)
+    if "button_stays_in_fantasyland" in values:
+        clean["button_stays_in_fantasyland"] = clean_bool(
+            values["button_stays_in_fantasyland"], label=_label("button_stays_in_fantasyland")
+        )
+    return clean
+
+
+def clean_player_name(name):
+    return clean_text(
+        name,
+        label=_("The player's name"),
+        max_length=PLAYER_NAME_LENGTH,
+        empty=_("A player needs a name."),
+    )
 
 
 @transaction.atomic
 def create_tournament(*, actor, name, **options):
     values = _validate({"name": name, **options})
-    unknown = set(values) - set(SETTINGS)
-    if unknown:
-        raise InvalidEntry(
-            _("Unknown settings: %(names)s.") % {"names": ", ".join(sorted(unknown))}
-        )
     tournament = Tournament.objects.create(created_by=audit.actor_or_none(actor), **values)
     audit.record(
         tournament=tournament,
@@ -68,13 +99,14 @@ def create_tournament(*, actor, name, **options):
 @transaction.atomic
 def update_settings(*, tournament, actor, **changes):
     """Settings can change until the first draw; after it they shape recorded results."""
-    tournament = lock_tournament(tournament)
+    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     if Level.objects.filter(tournament=tournament).exists():
         raise NotAllowed(_("Settings are fixed once the first draw is made."))
     before = settings_of(tournament)
     values = _validate({**before, **changes})
     for name, value in values.items():
         setattr(tournament, name, value)
+    tournament.revision += 1
     tournament.save()
     audit.record(
         tournament=tournament,
@@ -89,12 +121,8 @@ def update_settings(*, tournament, actor, **changes):
 
 @transaction.atomic
 def register_player(*, tournament, actor, name):
-    tournament = lock_tournament(tournament)
-    name = (name or "").strip()
-    if not name:
-        raise InvalidEntry(_("A player needs a name."))
-    if len(name) > 80:
-        raise InvalidEntry(_("A player's name can have at most 80 characters."))
+    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
+    name = clean_player_name(name)
     if Level.objects.filter(tournament=tournament).exists():
         raise NotAllowed(_("Players can only be registered before the first draw."))
     if Player.objects.filter(tournament=tournament, name__iexact=name).exists():
@@ -105,6 +133,7 @@ def register_player(*, tournament, actor, name):
             player = Player.objects.create(tournament=tournament, number=number, name=name)
     except IntegrityError as exc:
         raise InvalidEntry(_("%(name)s is already registered.") % {"name": name}) from exc
+    touch_tournament(tournament)
     audit.record(
         tournament=tournament,
         actor=actor,
@@ -117,6 +146,7 @@ def register_player(*, tournament, actor, name):
 
 @transaction.atomic
 def withdraw_player(*, player, actor):
+    player = saved(player, Player, label=_("The player"))
     tournament = lock_tournament(player.tournament)
     player.refresh_from_db()
     if Level.objects.filter(tournament=tournament).exists():
@@ -125,6 +155,7 @@ def withdraw_player(*, player, actor):
         raise NotAllowed(_("%(name)s has already withdrawn.") % {"name": player.name})
     player.withdrawn_at = timezone.now()
     player.save(update_fields=["withdrawn_at"])
+    touch_tournament(tournament)
     audit.record(
         tournament=tournament,
         actor=actor,
@@ -132,5 +163,36 @@ def withdraw_player(*, player, actor):
         summary=f"{player.name} withdrew",
         before={"withdrawn": False},
         after={"withdrawn": True},
+    )
+    return player
+
+
+@transaction.atomic
+def rename_player(*, player, actor, name):
+    """Correct a player's name (a typo at registration); the old name stays in the audit."""
+    player = saved(player, Player, label=_("The player"))
+    tournament = lock_tournament(player.tournament)
+    player.refresh_from_db()
+    name = clean_player_name(name)
+    if name == player.name:
+        return player
+    clash = Player.objects.filter(tournament=tournament, name__iexact=name).exclude(pk=player.pk)
+    if clash.exists():
+        raise InvalidEntry(_("%(name)s is already registered.") % {"name": name})
+    before = player.name
+    player.name = name
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["name"])
+    except IntegrityError as exc:
+        raise InvalidEntry(_("%(name)s is already registered.") % {"name": name}) from exc
+    touch_tournament(tournament)
+    audit.record(
+        tournament=tournament,
+        actor=actor,
+        action="player.rename",
+        summary=f"Renamed {before} to {name} (#{player.number})",
+        before={"name": before},
+        after={"name": name},
     )
     return player

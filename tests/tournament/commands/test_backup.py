@@ -44,7 +44,9 @@ def busy_tournament(td_user):
     first_hand = table.hands.get(number=1)
     hands.correct_hand(hand=first_hand, actor=td_user, reason="Revisor typo", points={0: 4, 1: -4})
     seat = table.seats.order_by("position").first()
-    penalty = penalties.give_penalty(player=seat.player, kind="slow", actor=td_user)
+    penalty = penalties.give_penalty(
+        tournament=seat.player.tournament, player=seat.player, kind="slow", actor=td_user
+    )
     penalties.rescind_penalty(penalty=penalty, actor=td_user, reason="Wrong player")
     return tournament
 

@@ -6,9 +6,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from tests.tournament.conftest import walked
 from tournament.models import HandResult, HandVersion, Level, Penalty, Table, Tournament
 from tournament.selectors import standings
-from tournament.services.recompute import compute_state
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +31,7 @@ def table_sizes(level):
 
 def check_played_by_the_rules(tournament, min_hands):
     for table in current_tables(tournament):
-        state, seats = compute_state(table)
+        state, seats = walked(table)
         # The caches agree with the history, and no table stopped short.
         assert {s.id: s.total for s in seats} == state.totals
         assert (table.hands_played, table.required_hands) == (

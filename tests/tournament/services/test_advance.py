@@ -72,7 +72,10 @@ def test_disqualified_players_are_listed_last(make_tournament, td_user):
     names = [s.player.name for s in table.seats.order_by("position")]
     for _ in range(3):
         penalties.give_penalty(
-            player=Player.objects.get(name=names[2]), kind="conduct", actor=td_user
+            tournament=tournament,
+            player=Player.objects.get(name=names[2]),
+            kind="conduct",
+            actor=td_user,
         )
     play(table, 3, -3)  # heads-up between the other two
     draws.advance(tournament=tournament, actor=td_user)

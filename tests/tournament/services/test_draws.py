@@ -62,7 +62,7 @@ def test_draw_is_locked_once_the_first_hand_is_recorded(make_tournament, td_user
     table = level.tables.get(number=2)
     play(table, 3, -3)
     with pytest.raises(DrawLocked, match="locked"):
-        draws.redraw_level(level=level, actor=td_user)
+        draws.redraw_level(level=level, actor=td_user, reason="A player was missing")
     assert Draw.objects.filter(level=level).count() == 1
 
 
@@ -110,7 +110,7 @@ def test_record_hand_on_superseded_table_is_refused(make_tournament, td_user):
     tournament = make_tournament(3)
     level = draws.draw_first_level(tournament=tournament, actor=td_user)
     old_table = level.tables.get()
-    draws.redraw_level(level=level, actor=td_user)
+    draws.redraw_level(level=level, actor=td_user, reason="A player was missing")
     with pytest.raises(NotAllowed, match="redrawn"):
         hands.record_hand(
             table=old_table, hand_number=1, idempotency_key=uuid.uuid4(), points={0: 0, 1: 0, 2: 0}

@@ -2,10 +2,17 @@ import uuid
 
 import pytest
 
-from tests.tournament.conftest import play, play_named, positions, single_table, totals
+from tests.tournament.conftest import (
+    dealers,
+    play,
+    play_named,
+    positions,
+    single_table,
+    totals,
+    walked,
+)
 from tournament.models import AuditEntry, Hand, HandResult, HandVersion
 from tournament.services import HandConflict, InvalidEntry, TableOver, hands
-from tournament.services.recompute import compute_state
 
 pytestmark = pytest.mark.django_db
 
@@ -100,14 +107,14 @@ def test_deal_passes_to_the_next_seat_every_hand(make_tournament, td_user):
     first = table.first_dealer_position
     for _ in range(4):
         play(table, 0, 0, 0)
-    state, _ = compute_state(table)
-    assert [state.dealers[n] for n in range(1, 6)] == [
+    assert dealers(table) == [
         first,
         (first + 1) % 3,
         (first + 2) % 3,
         first,
         (first + 1) % 3,
     ]
+    state, _ = walked(table)
     assert state.next_dealer_position == (first + 1) % 3
 
 
@@ -117,8 +124,7 @@ def test_button_stays_for_a_fantasyland_hand_when_the_variant_is_on(make_tournam
     play(table, 0, 0, 0, fantasyland={0})  # hand 2 is a Fantasyland hand: button stays
     play(table, 0, 0, 0)
     play(table, 0, 0, 0)
-    state, _ = compute_state(table)
-    assert [state.dealers[n] for n in range(1, 5)] == [
+    assert dealers(table) == [
         first,
         first,
         (first + 1) % 3,
@@ -170,7 +176,7 @@ def test_cards_are_scored_into_points_fouls_royalties_and_fantasyland(make_tourn
     anna = HandResult.objects.get(seat__player__name="Anna")
     assert (anna.royalties, anna.fouled, anna.fantasyland_next) == (13, False, True)
     assert anna.front == "Qs Qh 2c"
-    state, seats = compute_state(table)
+    state, seats = walked(table)
     in_fl = {s.player.name: state.in_fantasyland[s.id] for s in seats}
     assert in_fl == {"Anna": True, "Bo": False, "Cia": False}
 
@@ -234,7 +240,7 @@ def test_entry_mode_is_enforced(make_tournament, td_user):
 def test_points_entry_respects_the_fantasyland_repeat_rule(make_tournament, td_user):
     never = single_table(make_tournament(3, name="Never", fantasyland_repeat="never"), td_user)
     play_named(never, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Anna"])
-    with pytest.raises(InvalidEntry, match="Anna played this hand in Fantasyland"):
+    with pytest.raises(InvalidEntry, match="Anna played hand 2 in Fantasyland"):
         play_named(never, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Anna"])
     # Bo was not in Fantasyland: he may enter it.
     play_named(never, {"Anna": 0, "Bo": 0, "Cia": 0}, fantasyland_names=["Bo"])

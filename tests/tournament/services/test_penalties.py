@@ -1,9 +1,8 @@
 import pytest
 
-from tests.tournament.conftest import play, play_named, single_table, totals
+from tests.tournament.conftest import play, play_named, single_table, totals, walked
 from tournament.models import AuditEntry, Penalty, Player
 from tournament.services import InvalidEntry, NotAllowed, draws, penalties
-from tournament.services.recompute import compute_state
 
 pytestmark = pytest.mark.django_db
 
@@ -13,7 +12,9 @@ def player(tournament, name):
 
 
 def give(tournament, name, kind, td_user):
-    return penalties.give_penalty(player=player(tournament, name), kind=kind, actor=td_user)
+    return penalties.give_penalty(
+        tournament=tournament, player=player(tournament, name), kind=kind, actor=td_user
+    )
 
 
 def test_timeout_costs_ten_points_and_a_warning(make_tournament, td_user):
@@ -30,6 +31,7 @@ def test_timeout_costs_ten_points_and_a_warning(make_tournament, td_user):
         "kind": "timeout",
         "warning_number": 1,
         "points": 10,
+        "table": 1,
         "rescinded": False,
         "disqualified": False,
     }
@@ -58,7 +60,7 @@ def test_third_warning_disqualifies_and_table_plays_on_heads_up(make_tournament,
     table.refresh_from_db()
     # Anna keeps her hand on the card (10) less 25 for the 2nd warning.
     assert totals(table) == {"Anna": -15, "Bo": -5, "Cia": -5}
-    state, seats = compute_state(table)
+    state, seats = walked(table)
     assert sorted(s.player.name for s in seats if s.id in state.active_seat_ids) == ["Bo", "Cia"]
     play_named(table, {"Bo": 2, "Cia": -2})  # heads-up now
     play_named(table, {"Bo": 1, "Cia": -1})
@@ -141,7 +143,7 @@ def test_rescinding_a_disqualification_brings_the_player_back(make_tournament, t
     assert player(tournament, "Bo").disqualified
     penalties.rescind_penalty(penalty=warnings[2], actor=td_user, reason="Wrong player")
     assert not player(tournament, "Bo").disqualified
-    state, seats = compute_state(table)
+    state, seats = walked(table)
     assert len(state.active_seat_ids) == 3
 
 
@@ -159,5 +161,5 @@ def test_rescind_needs_reason_and_only_once(make_tournament, td_user):
 def test_unknown_kind_is_refused(make_tournament, td_user):
     tournament = make_tournament(3)
     single_table(tournament, td_user)
-    with pytest.raises(InvalidEntry, match="Unknown kind"):
+    with pytest.raises(InvalidEntry, match="kind of penalty must be one of"):
         give(tournament, "Anna", "rudeness", td_user)

@@ -25,7 +25,12 @@ def test_recomputing_from_scratch_gives_the_same_numbers(make_tournament, td_use
     table = single_table(tournament, td_user)
     play_named(table, {"Anna": 6, "Bo": -3, "Cia": -3}, fantasyland_names=["Bo"])
     record_cards(table, BOARDS)
-    penalties.give_penalty(player=Player.objects.get(name="Cia"), kind="timeout", actor=td_user)
+    penalties.give_penalty(
+        tournament=tournament,
+        player=Player.objects.get(name="Cia"),
+        kind="timeout",
+        actor=td_user,
+    )
     play_named(table, {"Anna": -2, "Bo": 4, "Cia": -2})
     hands.correct_hand(
         hand=Hand.objects.get(table=table, number=3),

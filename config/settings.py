@@ -6,6 +6,7 @@ development, and the test runner gets a throwaway secret key.
 """
 
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -39,6 +40,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "tournament",
 ]
 
@@ -53,6 +55,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a flagged lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -96,6 +100,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+if TESTING:
+    # Hashing a password the production way takes most of a second; tests log in a lot.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# django-axes refuses a locked-out login before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "td:dashboard"
 LOGOUT_REDIRECT_URL = "public:home"
@@ -135,6 +147,34 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if env_bool("DJANGO_TRUST_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Login throttling (django-axes). Failures are counted per username and client IP
+# together, in the database (shared by every app server), so one player guessing
+# at the TD's password from a tablet does not lock the TD out elsewhere.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 5)
+login_cooloff_minutes = env_int("DJANGO_LOGIN_COOLOFF_MINUTES", 15)
+AXES_COOLOFF_TIME = timedelta(minutes=login_cooloff_minutes)
+# More wrong passwords during the lockout do not prolong it: the page's "wait N
+# minutes" stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+# Failures and lockouts are still logged as warnings; no start-up banner.
+AXES_VERBOSE = False
+AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"
+# How many trusted proxies in front of the app append to X-Forwarded-For; 0 means
+# clients connect directly and the header is ignored (anyone can forge it).
+PROXY_COUNT = env_int("DJANGO_PROXY_COUNT", 0)
+for name, value, least in [
+    ("DJANGO_LOGIN_FAILURE_LIMIT", AXES_FAILURE_LIMIT, 1),
+    ("DJANGO_LOGIN_COOLOFF_MINUTES", login_cooloff_minutes, 1),
+    ("DJANGO_PROXY_COUNT", PROXY_COUNT, 0),
+]:
+    if value < least:
+        raise ImproperlyConfigured(f"{name}={value} is too small; use {least} or more.")
 
 LOGGING = {
     "version": 1,

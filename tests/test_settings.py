@@ -151,3 +151,33 @@ def test_yes_no_settings_accept_any_case_and_blanks_through_manage_py():
         env_overrides={**PRODUCTION_ENV, "DJANGO_DEBUG": " OFF ", "DJANGO_SECURE_COOKIES": "Yes"},
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_login_throttling_is_configurable_from_the_environment():
+    result = run_settings_probe(
+        "settings.AXES_FAILURE_LIMIT, settings.AXES_COOLOFF_TIME, settings.PROXY_COUNT,"
+        " settings.AXES_RESET_ON_SUCCESS, settings.AXES_HANDLER",
+        {
+            "DJANGO_DEBUG": "1",
+            "DJANGO_LOGIN_FAILURE_LIMIT": "3",
+            "DJANGO_LOGIN_COOLOFF_MINUTES": "30",
+            "DJANGO_PROXY_COUNT": "1",
+        },
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ("3 0:30:00 1 True axes.handlers.database.AxesDatabaseHandler")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("DJANGO_LOGIN_FAILURE_LIMIT", "0"),
+        ("DJANGO_LOGIN_COOLOFF_MINUTES", "0"),
+        ("DJANGO_PROXY_COUNT", "-1"),
+        ("DJANGO_LOGIN_FAILURE_LIMIT", "five"),
+    ],
+)
+def test_login_throttling_refuses_settings_that_would_disable_it(name, value):
+    result = run_manage("check", env_overrides={**PRODUCTION_ENV, name: value})
+    assert result.returncode != 0
+    assert name in result.stderr.strip().splitlines()[-1]

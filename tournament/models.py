@@ -59,7 +59,11 @@ class PenaltyQuerySet(NoDeleteQuerySet):
 
 
 class KeptModel(models.Model):
-    """A record that is kept forever: deleting raises."""
+    """A record that is kept forever: deleting raises.
+
+    Default orderings name foreign keys by their column (`table_id`), so that
+    ordering never joins the parent tables.
+    """
 
     objects = NoDeleteQuerySet.as_manager()
 
@@ -173,7 +177,7 @@ class Player(KeptModel):
     disqualified = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["tournament", "number"]
+        ordering = ["tournament_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_start_number"),
             models.UniqueConstraint(fields=["tournament", "name"], name="unique_player_name"),
@@ -194,7 +198,7 @@ class Level(KeptModel):
     objects = LevelQuerySet.as_manager()
 
     class Meta:
-        ordering = ["tournament", "number"]
+        ordering = ["tournament_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_level_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="level_number_positive"),
@@ -220,7 +224,7 @@ class Draw(KeptModel):
     objects = CurrentQuerySet.as_manager()
 
     class Meta:
-        ordering = ["level", "number"]
+        ordering = ["level_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["level", "number"], name="unique_draw_number"),
             models.UniqueConstraint(
@@ -256,7 +260,7 @@ class Table(KeptModel):
     objects = TableQuerySet.as_manager()
 
     class Meta:
-        ordering = ["draw", "number"]
+        ordering = ["draw_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["draw", "number"], name="unique_table_number"),
             models.CheckConstraint(
@@ -286,7 +290,7 @@ class Seat(KeptModel):
     objects = SeatQuerySet.as_manager()
 
     class Meta:
-        ordering = ["table", "position"]
+        ordering = ["table_id", "position"]
         constraints = [
             models.UniqueConstraint(fields=["draw", "player"], name="one_seat_per_player_per_draw"),
             models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
@@ -311,7 +315,7 @@ class Hand(KeptModel):
     dealer_position = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["table", "number"]
+        ordering = ["table_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="unique_hand_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
@@ -341,7 +345,7 @@ class HandVersion(KeptModel):
     objects = CurrentQuerySet.as_manager()
 
     class Meta:
-        ordering = ["hand", "version"]
+        ordering = ["hand_id", "version"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "version"], name="unique_hand_version"),
             models.UniqueConstraint(
@@ -420,7 +424,7 @@ class Penalty(KeptModel):
     objects = PenaltyQuerySet.as_manager()
 
     class Meta:
-        ordering = ["tournament", "created_at", "id"]
+        ordering = ["tournament_id", "created_at", "id"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(rescinded_at__isnull=True) | ~Q(rescind_reason=""),

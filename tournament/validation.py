@@ -79,6 +79,13 @@ def clean_choice(value, *, label, choices):
     return value
 
 
+def instance(value, model, *, label):
+    """`value` must be a saved `model` row (not read again: the caller locks and reads it)."""
+    if not isinstance(value, model) or value.pk is None:
+        raise InvalidEntry(_("%(label)s is missing or unknown.") % {"label": label})
+    return value
+
+
 def saved(value, model, *, label, **scope):
     """The saved `model` row that `value` stands for, read afresh (within `scope`).
 

@@ -32,7 +32,7 @@ from tournament.state import (
     table_seats,
 )
 from tournament.table_state import HandInput, ResultInput, play, repeat_broken
-from tournament.validation import clean_int, clean_text, saved
+from tournament.validation import clean_int, clean_text, instance, saved
 
 MAX_POINTS = 999
 ROWS = ("front", "middle", "back")
@@ -223,7 +223,9 @@ def _describe(seats, lines):
 
 
 def _existing(key, table):
-    version = HandVersion.objects.filter(idempotency_key=key).select_related("hand").first()
+    version = (
+        HandVersion.objects.filter(idempotency_key=key).select_related("hand").order_by().first()
+    )
     if version is None:
         return None
     if version.hand.table_id != table.pk:
@@ -257,7 +259,7 @@ def record_hand(
     """
     key = _key(idempotency_key)
     actor_label = _label(actor_label)
-    table = lock_table(saved(table, Table, label=_("The table")))
+    table = lock_table(instance(table, Table, label=_("The table")))
     existing = _existing(key, table)
     if existing is not None:
         return Recorded(existing.hand, created=False)
@@ -426,7 +428,7 @@ def correct_hand(
 @transaction.atomic
 def settle_tie(*, table, actor, winner, reason):
     """The TD decides a tie for first (e.g. by a card draw) instead of playing on."""
-    table = lock_table(saved(table, Table, label=_("The table")))
+    table = lock_table(instance(table, Table, label=_("The table")))
     _check_table_open(table)
     reason = clean_text(
         reason,

@@ -23,8 +23,10 @@ settings open every transaction with BEGIN IMMEDIATE).
 """
 
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from tournament.models import Table, Tournament
+from tournament.services.errors import InvalidEntry
 from tournament.state import load_table
 
 
@@ -50,7 +52,10 @@ def lock_tables(table_ids):
 def lock_table(table):
     """Lock one table and return it read afresh, with its level, tournament and draw."""
     lock_tables([table.pk])
-    return load_table(table.pk)
+    try:
+        return load_table(table.pk)
+    except Table.DoesNotExist:
+        raise InvalidEntry(_("This table does not exist.")) from None
 
 
 def touch_tournament(tournament):

@@ -1,0 +1,73 @@
+"""Recording a hand costs the same at hand 60 as at hand 1: a fixed number of queries.
+
+The table keeps what the next hand needs (points so far, Fantasyland, streak,
+dealer, hands added): recording folds in the new hand only, never re-reading or
+re-scoring the ones before it.
+"""
+
+import uuid
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournament.conftest import play, single_table
+from tests.tournament.services.test_hands import BOARDS, record_cards
+from tournament.models import HandResult, HandVersion
+from tournament.services import hands
+
+pytestmark = pytest.mark.django_db
+
+# Lock the table, read it afresh with its level and draw, look up the submission
+# key, read the seats, the tie settlement; insert the hand, its version and
+# results; update the seats and the table; write the audit entry.
+QUERIES_PER_HAND = 11
+
+
+def record_points_at(table, number):
+    return hands.record_hand(
+        table=table,
+        hand_number=number,
+        idempotency_key=uuid.uuid4(),
+        points={0: 2, 1: -1, 2: -1},
+    )
+
+
+def count_queries(call):
+    with CaptureQueriesContext(connection) as context:
+        call()
+    # Savepoints are the transaction's frame, not work: the test's own atomic adds them.
+    return [q["sql"] for q in context.captured_queries if "SAVEPOINT" not in q["sql"]]
+
+
+@pytest.mark.parametrize("earlier_hands", [1, 40])
+def test_points_hand_costs_a_fixed_number_of_queries(make_tournament, td_user, earlier_hands):
+    table = single_table(make_tournament(3, min_hands=60), td_user)
+    for _ in range(earlier_hands):
+        play(table, 2, -1, -1)
+    table.refresh_from_db()
+    queries = count_queries(lambda: record_points_at(table, earlier_hands + 1))
+    assert len(queries) == QUERIES_PER_HAND, "\n".join(queries)
+    assert not any("handversion" in q and "SELECT" in q and "hand_id" in q for q in queries[3:])
+
+
+@pytest.mark.parametrize("earlier_hands", [1, 30])
+def test_cards_hand_costs_a_fixed_number_of_queries(make_tournament, td_user, earlier_hands):
+    table = single_table(make_tournament(3, min_hands=60), td_user)
+    for _ in range(earlier_hands):
+        record_cards(table, BOARDS)
+    table.refresh_from_db()
+    queries = count_queries(lambda: record_cards(table, BOARDS))
+    # record_cards refreshes the table and reads its seats (2 queries) before recording.
+    assert len(queries) == 2 + QUERIES_PER_HAND, "\n".join(queries)
+
+
+def test_recording_never_reads_earlier_results(make_tournament, td_user):
+    """A hand's results are written once and not loaded again when the next hand comes."""
+    table = single_table(make_tournament(3, min_hands=30), td_user)
+    for _ in range(5):
+        record_cards(table, BOARDS)
+    queries = count_queries(lambda: record_cards(table, BOARDS))
+    assert not [q for q in queries if q.lstrip().startswith("SELECT") and "handresult" in q]
+    assert HandVersion.objects.filter(hand__table=table).count() == 6
+    assert HandResult.objects.filter(version__hand__table=table).count() == 18

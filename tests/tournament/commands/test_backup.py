@@ -187,7 +187,7 @@ MALFORMED = [
     (lambda data: [data], "the file must hold a JSON object"),
     (spoil(lambda d: d.update(format="csv")), "not a tournament backup"),
     (spoil(lambda d: d.update(version=2)), "format version 2"),
-    (spoil(lambda d: d.pop("players")), "the file has no 'players'"),
+    (spoil(lambda d: d.pop("players")), "players is missing."),
     (
         spoil(lambda d: d["players"][0].update(registered_at="yesterday")),
         "players[0].registered_at must be an ISO 8601 time",
@@ -206,7 +206,7 @@ MALFORMED = [
     ),
     (
         spoil(lambda d: d["penalties"].append({"player": 1, "table": {"level": 9}})),
-        "penalties[0].table has no 'draw'",
+        "penalties[0].table.draw is missing.",
     ),
     (
         spoil(lambda d: first_table(d)["hands"][1]["versions"][0]["results"][0].update(points=3)),
@@ -215,8 +215,8 @@ MALFORMED = [
     # A changed score no longer matches the totals recomputed from the hands.
     (
         spoil(lambda d: swap_points(first_table(d)["hands"][1]["versions"][0]["results"])),
-        "does not add up: recomputed from its hands and penalties, level 1 table 1 "
-        "seat 0 hand_points is 8 but the file says 4",
+        "levels[0].draws[0].tables[0].seats[0].hand_points is 4 in the file, "
+        "but its history gives 8: the file was altered or damaged.",
     ),
 ]
 
@@ -232,7 +232,7 @@ def test_import_refuses_damaged_data_and_imports_nothing(small, damage, message)
 
 @pytest.mark.django_db
 def test_import_refuses_a_name_that_is_taken(small):
-    with pytest.raises(InvalidEntry, match="A tournament named 'Small' already exists"):
+    with pytest.raises(InvalidEntry, match="A tournament named “Small” already exists"):
         import_tournament(export_tournament(small))
 
 

@@ -54,10 +54,10 @@ def test_export_of_an_unknown_tournament_is_refused():
 def test_import_refusals_are_told_plainly(played, tmp_path):
     path = tmp_path / "cup.json"
     call_command("export_tournament", str(played.pk), "--output", str(path), stderr=io.StringIO())
-    with pytest.raises(CommandError, match="A tournament named 'Cup' already exists"):
+    with pytest.raises(CommandError, match="A tournament named “Cup” already exists"):
         call_command("import_tournament", str(path))
     path.write_text("{not json", encoding="utf-8")
-    with pytest.raises(CommandError, match="is not JSON"):
+    with pytest.raises(CommandError, match=r"The backup file is not valid JSON \(line 1, column 2\)\."):
         call_command("import_tournament", str(path))
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("import_tournament", str(tmp_path / "missing.json"))

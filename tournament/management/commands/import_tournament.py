@@ -1,11 +1,9 @@
 """Restore a tournament from a backup written by export_tournament."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.management.actor import actor_from_option
-from tournament.services.backup import import_tournament
+from tournament.services.backup import MAX_BYTES, import_backup
 from tournament.services.errors import ServiceError
 
 
@@ -19,14 +17,12 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         actor = actor_from_option(options["actor"])
         try:
-            with open(options["file"], encoding="utf-8") as file:
-                data = json.load(file)
+            with open(options["file"], "rb") as file:
+                raw = file.read(MAX_BYTES + 1)  # one byte more tells that it is too large
         except OSError as exc:
             raise CommandError(f"Cannot read {options['file']}: {exc.strerror}.") from exc
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{options['file']} is not JSON: {exc}.") from exc
         try:
-            tournament = import_tournament(data, actor=actor)
+            tournament = import_backup(raw, actor=actor)
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Imported {tournament.name} (id {tournament.pk}).")

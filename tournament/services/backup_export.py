@@ -1,0 +1,244 @@
+"""A tournament as one JSON document: the TD's backup (docs/export-format.md).
+
+The export holds the whole history (every draw, hand version, penalty and audit
+entry) and the cached numbers as they are stored. `backup_import` reads it back.
+"""
+
+import datetime
+
+from django.db.models import Prefetch
+
+from tournament import selectors
+from tournament.models import (
+    AuditEntry,
+    Draw,
+    Hand,
+    HandResult,
+    HandVersion,
+    Level,
+    Penalty,
+    Player,
+    Seat,
+    Table,
+    TieSettlement,
+    Tournament,
+)
+from tournament.services.registration import SETTINGS
+
+FORMAT = "pofc-shootout-tournament"
+VERSION = 1
+ROWS = ("front", "middle", "back")
+
+
+def _time(value):
+    return value.astimezone(datetime.UTC).isoformat() if value is not None else None
+
+
+def _user(user):
+    return user.get_username() if user is not None else None
+
+
+def _number(player):
+    return player.number if player is not None else None
+
+
+def _result(result):
+    cards = (
+        {row: getattr(result, row) for row in ROWS}
+        if any(getattr(result, row) for row in ROWS)
+        else None
+    )
+    return {
+        "position": result.seat.position,
+        "points": result.points,
+        "fouled": result.fouled,
+        "royalties": result.royalties,
+        "in_fantasyland": result.in_fantasyland,
+        "fantasyland_next": result.fantasyland_next,
+        "cards": cards,
+        "detail": result.detail,
+    }
+
+
+def _version(version):
+    return {
+        "version": version.version,
+        "mode": version.mode,
+        "idempotency_key": str(version.idempotency_key),
+        "created_at": _time(version.created_at),
+        "created_by": _user(version.created_by),
+        "entered_by_label": version.entered_by_label,
+        "reason": version.reason,
+        "superseded_at": _time(version.superseded_at),
+        "results": [_result(result) for result in version.results.all()],
+    }
+
+
+def _table(table):
+    return {
+        "number": table.number,
+        "first_dealer_position": table.first_dealer_position,
+        "hands_played": table.hands_played,
+        "required_hands": table.required_hands,
+        "is_over": table.is_over,
+        "winner": _number(table.winner),
+        "seats": [
+            {
+                "position": seat.position,
+                "player": seat.player.number,
+                "hand_points": seat.hand_points,
+                "penalty_points": seat.penalty_points,
+                "total": seat.total,
+                "place": seat.place,
+                "left_after_hand": seat.left_after_hand,
+            }
+            for seat in table.seats.all()
+        ],
+        "hands": [
+            {
+                "number": hand.number,
+                "created_at": _time(hand.created_at),
+                "versions": [_version(version) for version in hand.versions.all()],
+            }
+            for hand in table.hands.all()
+        ],
+        "tie_settlements": [
+            {
+                "winner": settlement.winner.number,
+                "reason": settlement.reason,
+                "created_at": _time(settlement.created_at),
+                "created_by": _user(settlement.created_by),
+            }
+            for settlement in table.tie_settlements.all()
+        ],
+    }
+
+
+def _levels(tournament):
+    """Every level down to the hand results, in a fixed number of queries."""
+    return (
+        Level.objects.filter(tournament=tournament)
+        .order_by("number")
+        .prefetch_related(
+            Prefetch("draws", Draw.objects.select_related("created_by").order_by("number")),
+            Prefetch("draws__tables", Table.objects.select_related("winner").order_by("number")),
+            Prefetch(
+                "draws__tables__seats", Seat.objects.select_related("player").order_by("position")
+            ),
+            Prefetch("draws__tables__hands", Hand.objects.order_by("number")),
+            Prefetch(
+                "draws__tables__hands__versions",
+                HandVersion.objects.select_related("created_by").order_by("version"),
+            ),
+            Prefetch(
+                "draws__tables__hands__versions__results",
+                HandResult.objects.select_related("seat").order_by("seat__position"),
+            ),
+            Prefetch(
+                "draws__tables__tie_settlements",
+                TieSettlement.objects.select_related("winner", "created_by").order_by("id"),
+            ),
+        )
+    )
+
+
+def _table_ref(table):
+    if table is None:
+        return None
+    return {"level": table.level.number, "draw": table.draw.number, "table": table.number}
+
+
+def export_tournament(tournament):
+    """The whole tournament as plain JSON-ready data (see docs/export-format.md)."""
+    tournament = Tournament.objects.select_related("created_by", "champion").get(pk=tournament.pk)
+    penalties = (
+        Penalty.objects.filter(tournament=tournament)
+        .select_related("player", "table__level", "table__draw", "created_by", "rescinded_by")
+        .order_by("created_at", "id")
+    )
+    entries = (
+        AuditEntry.objects.filter(tournament=tournament)
+        .select_related("actor")
+        .order_by("at", "id")
+    )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _time(datetime.datetime.now(datetime.UTC)),
+        "settings": {name: getattr(tournament, name) for name in SETTINGS},
+        "created_at": _time(tournament.created_at),
+        "created_by": _user(tournament.created_by),
+        "finished_at": _time(tournament.finished_at),
+        "champion": _number(tournament.champion),
+        "players": [
+            {
+                "number": player.number,
+                "name": player.name,
+                "registered_at": _time(player.registered_at),
+                "withdrawn_at": _time(player.withdrawn_at),
+                "disqualified": player.disqualified,
+            }
+            for player in Player.objects.filter(tournament=tournament).order_by("number")
+        ],
+        "levels": [
+            {
+                "number": level.number,
+                "created_at": _time(level.created_at),
+                "closed_at": _time(level.closed_at),
+                "draws": [
+                    {
+                        "number": draw.number,
+                        "seed": draw.seed,
+                        "created_at": _time(draw.created_at),
+                        "created_by": _user(draw.created_by),
+                        "superseded_at": _time(draw.superseded_at),
+                        "reason": draw.reason,
+                        "tables": [_table(table) for table in draw.tables.all()],
+                    }
+                    for draw in level.draws.all()
+                ],
+            }
+            for level in _levels(tournament)
+        ],
+        "penalties": [
+            {
+                "player": penalty.player.number,
+                "table": _table_ref(penalty.table),
+                "kind": penalty.kind,
+                "note": penalty.note,
+                "after_hand": penalty.after_hand,
+                "created_at": _time(penalty.created_at),
+                "created_by": _user(penalty.created_by),
+                "rescinded_at": _time(penalty.rescinded_at),
+                "rescinded_by": _user(penalty.rescinded_by),
+                "rescind_reason": penalty.rescind_reason,
+                "warning_number": penalty.warning_number,
+                "points": penalty.points,
+            }
+            for penalty in penalties
+        ],
+        "standings": [
+            {
+                "rank": standing.rank,
+                "player": standing.player.number,
+                "name": standing.player.name,
+                "status": standing.status,
+                "level": standing.level,
+                "place": standing.place,
+                "points": standing.points,
+            }
+            for standing in selectors.standings(tournament)
+        ],
+        "audit": [
+            {
+                "at": _time(entry.at),
+                "actor": _user(entry.actor),
+                "actor_label": entry.actor_label,
+                "action": entry.action,
+                "summary": entry.summary,
+                "before": entry.before,
+                "after": entry.after,
+            }
+            for entry in entries
+        ],
+    }

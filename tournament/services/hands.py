@@ -20,8 +20,14 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services import audit
-from tournament.services.errors import HandConflict, InvalidEntry, NotAllowed, TableOver
-from tournament.services.locking import lock_table
+from tournament.services.errors import (
+    HandConflict,
+    InvalidEntry,
+    NotAllowed,
+    ServiceError,
+    TableOver,
+)
+from tournament.services.locking import lock_table, lock_table_and_seats
 from tournament.services.recompute import recompute_table, store
 from tournament.state import (
     cached_progress,
@@ -29,7 +35,6 @@ from tournament.state import (
     conclude_table,
     history_state,
     settled_winner_seat,
-    table_seats,
 )
 from tournament.table_state import HandInput, ResultInput, play, repeat_broken
 from tournament.validation import clean_int, clean_text, instance, saved
@@ -233,13 +238,26 @@ def _existing(key, table):
     return version
 
 
+def _settled(table, seats, progress, penalty_points):
+    """Conclude a progress; the tie settlement is read only where a tie makes it matter."""
+    state = conclude_table(table, seats, progress, penalty_points, None)
+    if state.tied_leader_ids:
+        settled = settled_winner_seat(table, seats)
+        if settled is not None:
+            state = conclude_table(table, seats, progress, penalty_points, settled)
+    return state
+
+
 def _label(actor_label):
     return clean_text(
         actor_label, label=_("The entry's label"), max_length=LABEL_LENGTH, required=False
     )
 
 
-@transaction.atomic
+class _KeyTaken(Exception):
+    """The submission key is in the database already: answered outside the transaction."""
+
+
 def record_hand(
     *,
     table,
@@ -253,25 +271,49 @@ def record_hand(
 ):
     """Record the next hand at a table, as points (summing to zero) or as cards.
 
-    The same submission (idempotency key) twice records one hand; a second
-    tablet submitting the same hand number gets a HandConflict. The cost is the
-    same at every hand: the table's cached progress is folded with this hand only.
+    The same submission (idempotency key) twice records one hand: the second
+    answers `created=False`. A second tablet submitting the same hand number gets
+    a HandConflict. The cost is the same at every hand: the table's cached
+    progress is folded with this hand only.
+
+    The key is looked up only when the submission cannot be recorded as it is
+    (the table has moved on, the input is refused, or the key is taken): a
+    replayed submission always lands there, and a new one costs no lookup.
     """
     key = _key(idempotency_key)
+    table = instance(table, Table, label=_("The table"))
+    try:
+        return _record(
+            table=table,
+            hand_number=hand_number,
+            key=key,
+            actor=actor,
+            actor_label=actor_label,
+            points=points,
+            boards=boards,
+            fantasyland=fantasyland,
+        )
+    except (ServiceError, _KeyTaken) as refused:
+        existing = _existing(key, table)
+        if existing is not None:
+            return Recorded(existing.hand, created=False)
+        if isinstance(refused, _KeyTaken):
+            raise HandConflict(
+                _("Hand %(hand)d was just recorded from another device. Reload to see it.")
+                % {"hand": hand_number}
+            ) from refused
+        raise
+
+
+@transaction.atomic
+def _record(*, table, hand_number, key, actor, actor_label, points, boards, fantasyland):
     actor_label = _label(actor_label)
-    table = lock_table(instance(table, Table, label=_("The table")))
-    existing = _existing(key, table)
-    if existing is not None:
-        return Recorded(existing.hand, created=False)
+    table, all_seats = lock_table_and_seats(table)
     _check_table_open(table)
     if type(hand_number) is not int:
         raise InvalidEntry(_("The hand number is missing; reload the page."))
-    all_seats = table_seats(table)
-    settled = settled_winner_seat(table, all_seats)
     penalty_points = {s.id: s.penalty_points for s in all_seats}
-    state = conclude_table(
-        table, all_seats, cached_progress(table, all_seats), penalty_points, settled
-    )
+    state = _settled(table, all_seats, cached_progress(table, all_seats), penalty_points)
     played = table.hands_played
     if hand_number <= played:
         raise HandConflict(
@@ -311,8 +353,8 @@ def record_hand(
         tournament,
     )
     dealer = state.next_dealer_position
+    hand = Hand.objects.create(table=table, number=hand_number, dealer_position=dealer)
     try:
-        hand = Hand.objects.create(table=table, number=hand_number, dealer_position=dealer)
         version = HandVersion.objects.create(
             hand=hand,
             version=1,
@@ -321,14 +363,12 @@ def record_hand(
             created_by=audit.actor_or_none(actor),
             entered_by_label=actor_label,
         )
-    except IntegrityError as exc:  # the transaction is rolled back on the way out
-        raise HandConflict(
-            _("Hand %(hand)d was just recorded from another device. Reload to see it.")
-            % {"hand": hand_number}
-        ) from exc
+    except IntegrityError as exc:
+        # Raised straight out of this atomic block, which rolls back (the hand too).
+        raise _KeyTaken from exc
     _save_results(version, seats, lines, state.in_fantasyland)
     progress = play(state.progress, hand_input, dealer=dealer)
-    store(table, all_seats, conclude_table(table, all_seats, progress, penalty_points, settled))
+    store(table, all_seats, _settled(table, all_seats, progress, penalty_points))
     audit.record(
         tournament=tournament,
         actor=actor,

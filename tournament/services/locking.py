@@ -22,12 +22,13 @@ On SQLite, which has no row locks, the database serialises writers (the
 settings open every transaction with BEGIN IMMEDIATE).
 """
 
+from django.db import connection
 from django.db.models import F
 from django.utils.translation import gettext as _
 
 from tournament.models import Table, Tournament
 from tournament.services.errors import InvalidEntry
-from tournament.state import load_table
+from tournament.state import load_table_and_seats
 
 
 def lock_tournament(tournament):
@@ -40,7 +41,8 @@ def lock_tournament(tournament):
 def lock_tables(table_ids):
     """Lock these table rows in id order (step 2), after any tournament lock."""
     ids = sorted(set(table_ids))
-    if ids:
+    # SQLite has no row locks (its writers are serialised whole): nothing to ask for.
+    if ids and connection.features.has_select_for_update:
         list(
             Table.objects.select_for_update(no_key=True, of=("self",))
             .filter(pk__in=ids)
@@ -51,9 +53,14 @@ def lock_tables(table_ids):
 
 def lock_table(table):
     """Lock one table and return it read afresh, with its level, tournament and draw."""
+    return lock_table_and_seats(table)[0]
+
+
+def lock_table_and_seats(table):
+    """Lock one table; return it read afresh (as `lock_table`) and its seats with players."""
     lock_tables([table.pk])
     try:
-        return load_table(table.pk)
+        return load_table_and_seats(table.pk)
     except Table.DoesNotExist:
         raise InvalidEntry(_("This table does not exist.")) from None
 

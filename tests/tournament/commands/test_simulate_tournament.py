@@ -34,6 +34,9 @@ def check_played_by_the_rules(tournament, min_hands):
         state, seats = walked(table)
         # The caches agree with the history, and no table stopped short.
         assert {s.id: s.total for s in seats} == state.totals
+        assert {s.id: s.in_fantasyland for s in seats} == state.in_fantasyland
+        assert {s.id: s.fantasyland_streak for s in seats} == state.fantasyland_streak
+        assert table.next_dealer_position == state.next_dealer_position
         assert (table.hands_played, table.required_hands) == (
             state.hands_played,
             state.required_hands,

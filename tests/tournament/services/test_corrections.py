@@ -113,3 +113,28 @@ def test_closed_level_cannot_be_corrected(make_tournament, td_user):
     draws.advance(tournament=tournament, actor=td_user)
     with pytest.raises(NotAllowed, match="closed"):
         correct(table, 1, {"Anna": -2, "Bo": 1, "Cia": 1}, td_user)
+
+
+def test_correction_cannot_store_a_repeat_the_once_rule_forbids(make_tournament, td_user):
+    table = single_table(make_tournament(3, fantasyland_repeat="once"), td_user)
+    play_named(table, {"Anna": 4, "Bo": -2, "Cia": -2}, ["Anna"])  # Anna enters Fantasyland
+    play_named(table, {"Anna": 4, "Bo": -2, "Cia": -2}, ["Anna"])  # her one repeat
+    play_named(table, {"Anna": 0, "Bo": 0, "Cia": 0})  # 2nd Fantasyland hand in a row: out
+    # Ticking her again in hand 3 would be a 2nd repeat: refused, as when recording it.
+    with pytest.raises(InvalidEntry, match="Anna has already repeated Fantasyland once"):
+        correct(table, 3, {"Anna": 0, "Bo": 0, "Cia": 0}, td_user, fl=["Anna"])
+    assert HandVersion.objects.filter(hand__table=table).count() == 3
+    table.refresh_from_db()
+    assert table.required_hands == 22
+
+
+def test_correction_refused_when_it_makes_a_later_tick_a_forbidden_repeat(
+    make_tournament, td_user
+):
+    table = single_table(make_tournament(3, fantasyland_repeat="never"), td_user)
+    play_named(table, {"Anna": 1, "Bo": 0, "Cia": -1})
+    play_named(table, {"Anna": 1, "Bo": 0, "Cia": -1}, ["Anna"])  # enters after hand 2
+    # Anna in Fantasyland after hand 1 too would make hand 2's tick a repeat.
+    with pytest.raises(InvalidEntry, match="Anna played hand 2 in Fantasyland"):
+        correct(table, 1, {"Anna": 1, "Bo": 0, "Cia": -1}, td_user, fl=["Anna"])
+    assert not HandVersion.objects.filter(version=2).exists()

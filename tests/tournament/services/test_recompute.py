@@ -14,10 +14,28 @@ pytestmark = pytest.mark.django_db
 def snapshot(table):
     table.refresh_from_db()
     seats = {
-        s.player.name: (s.hand_points, s.penalty_points, s.total, s.place)
+        s.player.name: (
+            s.hand_points,
+            s.penalty_points,
+            s.total,
+            s.place,
+            s.in_fantasyland,
+            s.fantasyland_streak,
+        )
         for s in Seat.objects.filter(table=table).select_related("player")
     }
-    return (table.hands_played, table.required_hands, table.is_over, table.winner_id, seats)
+    dealt = list(Hand.objects.filter(table=table).values_list("dealer_position", flat=True))
+    return (
+        table.hands_played,
+        table.required_hands,
+        table.is_over,
+        table.winner_id,
+        seats,
+        table.fantasyland_hands,
+        table.last_dealer_position,
+        table.next_dealer_position,
+        dealt,
+    )
 
 
 def test_recomputing_from_scratch_gives_the_same_numbers(make_tournament, td_user):
@@ -44,7 +62,22 @@ def test_recomputing_from_scratch_gives_the_same_numbers(make_tournament, td_use
     # Bo's Fantasyland after hand 1 and Anna's QQ in hand 2 -> 4 + 2 = 6 hands.
     assert cached[0:3] == (3, 6, False)
 
-    Seat.objects.filter(table=table).update(hand_points=0, penalty_points=0, total=0, place=None)
-    Table.objects.filter(pk=table.pk).update(hands_played=0, required_hands=0, is_over=True)
-    recompute_table(Table.objects.get(pk=table.pk))
+    Seat.objects.filter(table=table).update(
+        hand_points=0,
+        penalty_points=0,
+        total=0,
+        place=None,
+        in_fantasyland=True,
+        fantasyland_streak=9,
+    )
+    Table.objects.filter(pk=table.pk).update(
+        hands_played=0,
+        required_hands=0,
+        is_over=True,
+        fantasyland_hands=0,
+        last_dealer_position=None,
+        next_dealer_position=None,
+    )
+    Hand.objects.filter(table=table).update(dealer_position=None)
+    recompute_table(Table.objects.select_related("level__tournament").get(pk=table.pk))
     assert snapshot(table) == cached

@@ -397,7 +397,7 @@ def correct_hand(
     that who played later hands in Fantasyland (and so how cards score there, and
     the repeat rule) follows from it.
     """
-    key = _key(idempotency_key or uuid.uuid4())
+    key = _key(uuid.uuid4() if idempotency_key is None else idempotency_key)
     hand = saved(hand, Hand, label=_("The hand"))
     table = lock_table(hand.table)
     existing = _existing(key, table)

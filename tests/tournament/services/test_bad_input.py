@@ -127,7 +127,11 @@ def test_rows_given_as_lists_are_kept_as_card_text(world, make_tournament):
     table = draws.draw_first_level(tournament=tournament, actor=None, seed="c").tables.get()
     boards = {
         0: {"front": ["As", "Ad", "5c"], "middle": "2h 3h 4h 5h 7h", "back": "Ks Kd Kc 9s 9d"},
-        1: {"front": "2c 3c 4c", "middle": "6s 6d 7c 8c 9c", "back": ["Qs", "Qh", "Qd", "Qc", "Jh"]},
+        1: {
+            "front": "2c 3c 4c",
+            "middle": "6s 6d 7c 8c 9c",
+            "back": ["Qs", "Qh", "Qd", "Qc", "Jh"],
+        },
     }
     hands.record_hand(table=table, hand_number=1, idempotency_key=uuid.uuid4(), boards=boards)
     rows = HandResult.objects.filter(version__hand__table=table).order_by("seat__position")
@@ -165,9 +169,7 @@ def test_names_are_trimmed_and_normalized(world):
     assert player.name == "Lo Bj\u00f6rk"
 
 
-@pytest.mark.parametrize(
-    "value", ["yes", None, 1, "True"], ids=["yes", "None", "one", "text True"]
-)
+@pytest.mark.parametrize("value", ["yes", None, 1, "True"], ids=["yes", "None", "one", "text True"])
 def test_boolean_setting_must_be_a_boolean(world, value):
     refused(
         lambda: registration.update_settings(

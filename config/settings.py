@@ -93,6 +93,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a busy database instead of failing a tablet's submission at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite has no row locks: every transaction takes the write lock when it begins,
+    # so two writers queue instead of failing when a reader upgrades to a writer.
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -181,3 +181,10 @@ def test_login_throttling_refuses_settings_that_would_disable_it(name, value):
     result = run_manage("check", env_overrides={**PRODUCTION_ENV, name: value})
     assert result.returncode != 0
     assert name in result.stderr.strip().splitlines()[-1]
+
+
+def test_sqlite_transactions_take_the_write_lock_when_they_begin():
+    result = run_settings_probe(
+        "settings.DATABASES['default']['OPTIONS']['transaction_mode']", {"DJANGO_DEBUG": "1"}
+    )
+    assert result.stdout.strip() == "IMMEDIATE", result.stderr

@@ -36,15 +36,19 @@ DECISIONS = [
             "warning; the 2nd warning costs 25 points (a timeout that is the 2nd warning costs "
             "35); the 3rd disqualifies. A disqualified player leaves the table at once, his "
             "hands stay on the score card and he can never win a table. A 3-player table "
-            "plays on heads-up; a player left alone wins the table. A warning given while the "
-            "player is between tables counts, but costs no points."
+            "plays on heads-up; a player left alone wins the table. Penalty points are "
+            "deducted at the player's table of the current level, even when that table is "
+            "over but the next level is not drawn yet. A warning given while the player is at "
+            "no table (before the first draw, or after going out) counts, but costs no points: "
+            "there is no score to deduct them from, and the penalty says so."
         ),
     ),
     (
         _("Rescinding"),
         _(
             "The TD can rescind a penalty with a reason; it stays on record, marked, and the "
-            "warnings are counted again without it."
+            "warnings are counted again without it. A penalty can no longer be rescinded once "
+            "a level it counts for is closed."
         ),
     ),
     (

@@ -29,7 +29,8 @@ def _seats_with_players():
 def level_tables(level):
     """A level's current tables with their seats, players and totals: 2 queries."""
     return list(
-        Table.objects.filter(level=level, draw__superseded_at__isnull=True)
+        Table.objects.current()
+        .filter(level=level)
         .select_related("winner")
         .prefetch_related(Prefetch("seats", queryset=_seats_with_players()))
         .order_by("number")
@@ -44,9 +45,7 @@ def tournament_levels(tournament):
         .prefetch_related(
             Prefetch(
                 "tables",
-                queryset=Table.objects.filter(draw__superseded_at__isnull=True)
-                .select_related("winner")
-                .order_by("number"),
+                queryset=Table.objects.current().select_related("winner").order_by("number"),
             ),
             Prefetch("tables__seats", queryset=_seats_with_players()),
         )
@@ -61,7 +60,7 @@ def table_hands(table):
         .prefetch_related(
             Prefetch(
                 "versions",
-                queryset=HandVersion.objects.filter(superseded_at__isnull=True).prefetch_related(
+                queryset=HandVersion.objects.current().prefetch_related(
                     Prefetch("results", queryset=HandResult.objects.order_by("seat__position"))
                 ),
                 to_attr="current_versions",
@@ -116,7 +115,8 @@ def standings(tournament):
     players = list(Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True))
     last_seat = {}
     for seat in (
-        Seat.objects.filter(table__level__tournament=tournament, draw__superseded_at__isnull=True)
+        Seat.objects.current()
+        .filter(table__level__tournament=tournament)
         .select_related("table__level")
         .order_by("table__level__number")
     ):

@@ -163,3 +163,39 @@ def test_unknown_kind_is_refused(make_tournament, td_user):
     single_table(tournament, td_user)
     with pytest.raises(InvalidEntry, match="kind of penalty must be one of"):
         give(tournament, "Anna", "rudeness", td_user)
+
+
+def test_a_second_warning_between_tables_counts_but_deducts_nothing_and_says_so(
+    make_tournament, td_user
+):
+    """decisions.py: a warning at no table counts, costs no points, and the record says so."""
+    tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"], min_hands=1)
+    give(tournament, "Bo", "conduct", td_user)  # before the first draw: no table
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="x")
+    for table in level.tables.all():
+        names = [s.player.name for s in table.seats.order_by("position")]
+        loser = "Bo" if "Bo" in names else names[1]
+        play_named(table, {name: -5 if name == loser else 5 for name in names})
+    draws.advance(tournament=tournament, actor=td_user)  # Bo is out, level 1 closed
+    second = give(tournament, "Bo", "slow", td_user)
+    assert (second.warning_number, second.points, second.table) == (2, 0, None)
+    entry = AuditEntry.objects.filter(action="penalty.give").latest("id")
+    assert "warning 2, 0 points (not at a table: the warning counts, no points are deducted)" in (
+        entry.summary
+    )
+    with pytest.raises(NotAllowed, match="not at a table: a timeout needs one"):
+        give(tournament, "Bo", "timeout", td_user)
+
+
+def test_a_penalty_of_a_closed_level_cannot_be_rescinded(make_tournament, td_user):
+    tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"], min_hands=1)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="x")
+    warning = give(tournament, "Anna", "timeout", td_user)
+    for table in level.tables.all():
+        names = [s.player.name for s in table.seats.order_by("position")]
+        play_named(table, {name: 20 if i == 0 else -20 for i, name in enumerate(names)})
+    draws.advance(tournament=tournament, actor=td_user)
+    with pytest.raises(NotAllowed, match="level whose results are final"):
+        penalties.rescind_penalty(penalty=warning, actor=td_user, reason="late appeal")
+    warning.refresh_from_db()
+    assert warning.rescinded_at is None and warning.points == 10

@@ -261,3 +261,18 @@ def test_messages_speak_the_users_language(make_tournament, td_user):
     with translation.override("sv"), pytest.raises(InvalidEntry) as error:
         play(table, 5, -2, -2)
     assert str(error.value) == "Poängen måste summera till noll; de summerar till +1."
+
+
+def test_a_card_error_names_the_players_in_the_tds_language(make_tournament, td_user):
+    from django.utils import translation
+
+    table = single_table(make_tournament(3), td_user)
+    boards = dict(BOARDS, Cia=dict(BOARDS["Cia"], back="8s 8h 8d 7c Qs"))  # Anna holds Q♠
+    with pytest.raises(InvalidEntry) as english:
+        record_cards(table, boards)
+    # Places are named in seat order (the fixed seed seats Cia before Anna).
+    assert str(english.value) == "Card Q♠ appears twice: Cia's back and Anna's front"
+    with translation.override("sv"), pytest.raises(InvalidEntry) as swedish:
+        record_cards(table, boards)
+    assert str(swedish.value) == "Kortet Q♠ förekommer två gånger: Cias botten och Annas toppen"
+    assert Hand.objects.count() == 0

@@ -53,19 +53,24 @@ SHOWN = 40  # a wrong value is shown cut to this many characters
 
 # Unicode categories never stored: control characters, lone surrogates, unassigned.
 _FORBIDDEN = {"Cc", "Cs", "Cn"}
+# In free JSON: NUL (PostgreSQL's jsonb cannot hold it) and lone surrogates (not UTF-8).
+_NOT_IN_JSON = re.compile("[\x00\ud800-\udfff]")
 
 
 # ---------------------------------------------------------------- the bytes
 
 
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
-_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
-_DEPTH_STEP = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_DEPTH_STEP = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1, +1, -1, -1 as signed bytes
 
 
 def nesting_depth(raw):
-    """The deepest nesting of brackets in JSON bytes, not counting brackets in strings."""
-    brackets = _NOT_BRACKET.sub(b"", _STRING.sub(b"", raw)).translate(_DEPTH_STEP)
+    """The deepest nesting of brackets in JSON bytes, not counting brackets in strings.
+
+    About a second for 20 MB of nothing but brackets, without recursion.
+    """
+    brackets = _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS).translate(_DEPTH_STEP)
     return max(accumulate(array("b", brackets)), default=0)
 
 
@@ -232,25 +237,33 @@ class Bool(Spec):
         return value
 
 
+def _cannot_keep(where, char):
+    return InvalidEntry(
+        _("%(label)s contains a character that cannot be kept (U+%(code)04X).")
+        % {"label": where, "code": ord(char)}
+    )
+
+
 def check_text(value, where, *, max_length, required, multiline=False):
-    """Text as the services keep it (`clean_text`'s rules), checked but not changed."""
+    """Text as the services keep it (`clean_text`'s rules), checked but not changed.
+
+    Stricter than `clean_text` in one way: a single-line text may not hold a tab
+    or a line break either (`clean_text` would fold them into a space).
+    """
     if not isinstance(value, str):
         raise InvalidEntry(_("%(label)s must be text.") % {"label": where})
+    if len(value) > max_length:  # before reading it through: it may be megabytes long
+        raise InvalidEntry(
+            _("%(label)s can have at most %(max)d characters (it has %(length)d).")
+            % {"label": where, "max": max_length, "length": len(value)}
+        )
     allowed = {"\n", "\t"} if multiline else set()
     bad = next(
         (c for c in value if c not in allowed and unicodedata.category(c) in _FORBIDDEN), None
     )
     if bad is not None:
-        raise InvalidEntry(
-            _("%(label)s contains a character that cannot be kept (U+%(code)04X).")
-            % {"label": where, "code": ord(bad)}
-        )
+        raise _cannot_keep(where, bad)
     clean_text(value, label=where, max_length=max_length, required=required, multiline=multiline)
-    if len(value) > max_length:
-        raise InvalidEntry(
-            _("%(label)s can have at most %(max)d characters (it has %(length)d).")
-            % {"label": where, "max": max_length, "length": len(value)}
-        )
     return value
 
 
@@ -364,12 +377,9 @@ class Json(Spec):
 
     def scan(self, value, where):
         if isinstance(value, str):
-            bad = next((c for c in value if c == "\x00" or unicodedata.category(c) == "Cs"), None)
+            bad = _NOT_IN_JSON.search(value)
             if bad is not None:
-                raise InvalidEntry(
-                    _("%(label)s contains a character that cannot be kept (U+%(code)04X).")
-                    % {"label": where, "code": ord(bad)}
-                )
+                raise _cannot_keep(where, bad.group())
         elif isinstance(value, list):
             for index, item in enumerate(value):
                 self.scan(item, f"{where}[{index}]")
@@ -854,7 +864,10 @@ class _Structure:
                 )
             if penalty["after_hand"] > len(table["hands"]):
                 raise InvalidEntry(
-                    _("%(where)s is %(value)d, but that table has only %(hands)d hands.")
+                    _(
+                        "%(where)s is %(value)d, more than the number of hands recorded at "
+                        "that table (%(hands)d)."
+                    )
                     % {
                         "where": f"{where}.after_hand",
                         "value": penalty["after_hand"],

@@ -366,10 +366,10 @@ def check_succession(data):
             if len(winners) < 2:
                 raise InvalidEntry(
                     _(
-                        "%(where)s is followed by another level, but with %(count)d winner "
-                        "left the tournament ended with it."
+                        "%(where)s left at most one winner to go on, so the tournament ended "
+                        "with it: no level can follow."
                     )
-                    % {"where": where, "count": len(winners)}
+                    % {"where": where}
                 )
             seated = _players(levels[index + 1]["draws"][0])
             if seated != winners:

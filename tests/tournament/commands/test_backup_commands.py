@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -57,7 +58,7 @@ def test_import_refusals_are_told_plainly(played, tmp_path):
     with pytest.raises(CommandError, match="A tournament named “Cup” already exists"):
         call_command("import_tournament", str(path))
     path.write_text("{not json", encoding="utf-8")
-    with pytest.raises(CommandError, match=r"The backup file is not valid JSON \(line 1, column 2\)\."):
+    with pytest.raises(CommandError, match=re.escape("not valid JSON (line 1, column 2).")):
         call_command("import_tournament", str(path))
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("import_tournament", str(tmp_path / "missing.json"))

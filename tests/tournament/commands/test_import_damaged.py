@@ -18,6 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
 from django.template.defaultfilters import filesizeformat
+from django.utils import translation
 
 from tournament.autoplay import simulate
 from tournament.models import (
@@ -556,3 +557,28 @@ def test_the_command_prints_the_message_and_writes_nothing(in_play, tmp_path):
     with pytest.raises(CommandError, match="nested too deeply"):
         call_command("import_tournament", str(path), stdout=io.StringIO())
     assert counts() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (
+            set_in(["players", 0, "disqualified"], True),
+            "players[0].disqualified är true i filen, men historiken ger false: "
+            "filen har ändrats eller skadats.",
+        ),
+        (
+            set_in([*TABLE, "seats", 0, "total"], 2**40),
+            f"{CLOSED}.seats[0].total måste vara ett heltal från -2147483648 till "
+            "2147483647, inte 1099511627776.",
+        ),
+        (set_in(["players", 0, "name"], ""), "players[0].name får inte vara tomt."),
+        (set_in(["levels", 1, "draws"], []), "levels[1].draws får inte vara tomt."),
+    ],
+)
+def test_the_messages_are_in_the_tds_language(in_play, damage, message):
+    with translation.override("sv"):
+        refused(as_bytes(damaged(damage)(in_play)), message)
+    with translation.override("sv"):
+        refused(b"\xff", "Säkerhetskopian är inte UTF-8-text.")

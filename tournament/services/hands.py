@@ -19,7 +19,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
-from tournament.services import audit
+from tournament.services import audit, rows
 from tournament.services.errors import (
     HandConflict,
     InvalidEntry,
@@ -353,23 +353,53 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         tournament,
     )
     dealer = state.next_dealer_position
-    hand = Hand.objects.create(table=table, number=hand_number, dealer_position=dealer)
+    # Plain INSERTs (tournament.services.rows): this is the hot path of the product.
+    now = timezone.now()
+    hand = Hand(table=table, number=hand_number, dealer_position=dealer, created_at=now)
+    hand.pk = rows.insert(
+        Hand,
+        {"table": table.pk, "number": hand_number, "dealer_position": dealer, "created_at": now},
+    )
+    user = audit.actor_or_none(actor)
     try:
-        version = HandVersion.objects.create(
-            hand=hand,
-            version=1,
-            mode=mode,
-            idempotency_key=key,
-            created_by=audit.actor_or_none(actor),
-            entered_by_label=actor_label,
+        version_id = rows.insert(
+            HandVersion,
+            {
+                "hand": hand.pk,
+                "version": 1,
+                "mode": mode,
+                "idempotency_key": key,
+                "created_at": now,
+                "created_by": user.pk if user else None,
+                "entered_by_label": actor_label,
+                "reason": "",
+                "superseded_at": None,
+            },
         )
     except IntegrityError as exc:
         # Raised straight out of this atomic block, which rolls back (the hand too).
         raise _KeyTaken from exc
-    _save_results(version, seats, lines, state.in_fantasyland)
+    rows.insert_many(
+        HandResult,
+        [
+            {
+                "version": version_id,
+                "seat": seat.pk,
+                "in_fantasyland": bool(state.in_fantasyland.get(seat.id)),
+                "fouled": None,
+                "royalties": None,
+                "front": "",
+                "middle": "",
+                "back": "",
+                "detail": {},
+                **lines[seat.id],
+            }
+            for seat in seats
+        ],
+    )
     progress = play(state.progress, hand_input, dealer=dealer)
     store(table, all_seats, _settled(table, all_seats, progress, penalty_points))
-    audit.record(
+    audit.record_fast(
         tournament=tournament,
         actor=actor,
         actor_label=actor_label,

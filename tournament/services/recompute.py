@@ -6,9 +6,8 @@ the whole history first (after a correction, and in the drift test);
 departures or a tie settlement moved (constant cost).
 """
 
-from django.db import connection
-
 from tournament.models import Hand, HandResult, Penalty, Player, Seat, Table
+from tournament.services.rows import update_rows
 from tournament.state import cached_state, history_state, penalty_points_at, table_seats
 
 TIMEOUT_POINTS = 10
@@ -34,32 +33,6 @@ TABLE_CACHES = (
     "is_over",
     "winner",
 )
-
-
-def update_rows(model, rows, fields, *, bump=None):
-    """UPDATE each row's `fields` by primary key, in one round trip (executemany).
-
-    Django's bulk_update builds a CASE expression per field and row, which costs
-    more than the rest of recording a hand together; this is the hot path.
-    `bump` names an integer column to increase by one in the same statement.
-    """
-    meta = model._meta
-    quote = connection.ops.quote_name
-    columns = [meta.get_field(name) for name in fields]
-    assignments = [f"{quote(field.column)} = %s" for field in columns]
-    if bump is not None:
-        column = quote(meta.get_field(bump).column)
-        assignments.append(f"{column} = {column} + 1")
-    sql = "UPDATE {} SET {} WHERE {} = %s".format(
-        quote(meta.db_table), ", ".join(assignments), quote(meta.pk.column)
-    )
-    params = [
-        [field.get_db_prep_save(getattr(row, field.attname), connection) for field in columns]
-        + [row.pk]
-        for row in rows
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, params)
 
 
 def store(table, seats, state):

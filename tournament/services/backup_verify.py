@@ -203,12 +203,16 @@ def _check_scored(version, where, rules, names):
             % {"where": where, "problem": invalid_hand_message(exc, names)}
         ) from None
     for index, (result, score) in enumerate(zip(version["results"], scored, strict=True)):
-        for key, value in (
-            ("points", score.points),
-            ("fouled", score.fouled),
-            ("royalties", score.royalties),
+        detail = result["detail"]
+        for key, found, value in (
+            ("points", result["points"], score.points),
+            ("fouled", result["fouled"], score.fouled),
+            ("royalties", result["royalties"], score.royalties),
+            # The rows' names and royalties as shown; the descriptions are only words.
+            ("detail.categories", detail.get("categories"), dict(score.categories)),
+            ("detail.row_royalties", detail.get("row_royalties"), dict(score.row_royalties)),
         ):
-            if result[key] != value:
+            if found != value or type(found) is not type(value):
                 raise InvalidEntry(
                     _(
                         "%(where)s is %(found)s in the file, but the cards score %(expected)s: "
@@ -216,7 +220,7 @@ def _check_scored(version, where, rules, names):
                     )
                     % {
                         "where": f"{where}.results[{index}].{key}",
-                        "found": _show(result[key]),
+                        "found": _show(found),
                         "expected": _show(value),
                     }
                 )

@@ -10,7 +10,6 @@ everything again, since it also serves the admin, the commands and the import.
 Every text limit is read from the model's column (`max_length`), never repeated.
 """
 
-import json
 import re
 import unicodedata
 import uuid
@@ -30,6 +29,7 @@ from scoring.cards import card_code, format_card
 from scoring.errors import Problem
 from tournament.hand_errors import invalid_hand_message
 from tournament.models import Draw, HandVersion, Penalty, Player, TieSettlement, Tournament
+from tournament.services.backup_schema import MAX_BYTES, parse_backup
 from tournament.services.errors import InvalidEntry
 from tournament.services.hands import MAX_POINTS
 from tournament.services.registration import MIN_HANDS_RANGE
@@ -37,7 +37,7 @@ from tournament.validation import clean_int, clean_text
 
 MAX_HAND_NUMBER = 32767  # the Hand.number column (PositiveSmallIntegerField)
 MAX_LIST_LINES = 1000  # a pasted player list longer than this is refused whole
-MAX_BACKUP_BYTES = 20 * 1024 * 1024
+MAX_BACKUP_BYTES = MAX_BYTES
 
 
 # ---------------------------------------------------------------- helpers
@@ -695,8 +695,9 @@ class ImportForm(forms.Form):
     )
 
     def clean_backup(self):
+        """Size, encoding, nesting and JSON checked by the import's own parser."""
         upload = self.cleaned_data["backup"]
-        if upload.size > MAX_BACKUP_BYTES:
+        if upload.size > MAX_BACKUP_BYTES:  # refused before reading it into memory
             raise ValidationError(
                 _("The file is %(size)s; a backup can be at most %(max)s."),
                 code="too_large",
@@ -706,23 +707,10 @@ class ImportForm(forms.Form):
                 },
             )
         upload.seek(0)
-        raw = upload.read()
         try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValidationError(
-                _("The backup file is not UTF-8 text."), code="encoding"
-            ) from None
-        try:
-            self.backup_data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValidationError(
-                _("The backup file is not valid JSON (line %(line)d, column %(column)d)."),
-                code="json",
-                params={"line": exc.lineno, "column": exc.colno},
-            ) from None
-        except (ValueError, RecursionError):  # absurdly deep nesting, huge numbers
-            raise ValidationError(_("The backup file is not valid JSON."), code="json") from None
+            self.backup_data = parse_backup(upload.read())
+        except InvalidEntry as exc:
+            raise ValidationError(str(exc), code="backup") from None
         return upload
 
     def data_from_file(self):

@@ -128,9 +128,7 @@ def test_correction_cannot_store_a_repeat_the_once_rule_forbids(make_tournament,
     assert table.required_hands == 22
 
 
-def test_correction_refused_when_it_makes_a_later_tick_a_forbidden_repeat(
-    make_tournament, td_user
-):
+def test_correction_refused_when_it_makes_a_later_tick_a_forbidden_repeat(make_tournament, td_user):
     table = single_table(make_tournament(3, fantasyland_repeat="never"), td_user)
     play_named(table, {"Anna": 1, "Bo": 0, "Cia": -1})
     play_named(table, {"Anna": 1, "Bo": 0, "Cia": -1}, ["Anna"])  # enters after hand 2

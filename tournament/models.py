@@ -8,6 +8,7 @@ that moves them. Nothing is ever deleted: corrections add versions, redraws
 supersede draws, rescinding marks a penalty.
 """
 
+import secrets
 import uuid
 
 from django.conf import settings
@@ -238,6 +239,21 @@ class Draw(KeptModel):
         return f"{self.level} draw {self.number}"
 
 
+# Short codes a revisor can type: no 0/O, 1/I/L look-alikes.
+REVISOR_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+REVISOR_CODE_LENGTH = 6
+
+
+def new_revisor_key():
+    """The secret in a table's private revisor link: 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
+def new_revisor_code():
+    """A short code for the same table, typed instead of scanning the QR code."""
+    return "".join(secrets.choice(REVISOR_CODE_ALPHABET) for _ in range(REVISOR_CODE_LENGTH))
+
+
 class Table(KeptModel):
     level = models.ForeignKey(Level, on_delete=models.PROTECT, related_name="tables")
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="tables")
@@ -256,6 +272,10 @@ class Table(KeptModel):
     )
     # Bumped by every change at this table: pages poll it (with Tournament.revision).
     revision = models.PositiveIntegerField(default=0)
+    # The revisor's access: a private link's secret and a short code; regenerating
+    # both cuts off every device bound with the old ones.
+    revisor_key = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    revisor_code = models.CharField(max_length=12, unique=True, null=True, blank=True)
 
     objects = TableQuerySet.as_manager()
 
@@ -385,6 +405,39 @@ class HandResult(KeptModel):
 
     def __str__(self):
         return f"{self.seat}: {self.points:+d}"
+
+
+class TableCall(KeptModel):
+    """A revisor calls the TD to a table (timeout, dispute, misdeal); open until cleared."""
+
+    class Kind(models.TextChoices):
+        TIMEOUT = "timeout", _("Timeout (count a player)")
+        DISPUTE = "dispute", _("Dispute")
+        MISDEAL = "misdeal", _("Misdeal")
+        OTHER = "other", _("Other")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="calls")
+    kind = models.CharField(max_length=10, choices=Kind)
+    note = models.CharField(max_length=300, blank=True)
+    called_at = models.DateTimeField(auto_now_add=True)
+    called_by_label = models.CharField(max_length=120, blank=True)
+    cleared_at = models.DateTimeField(null=True, blank=True)
+    cleared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["table_id", "called_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(cleared_at__isnull=True),
+                name="one_open_call_per_table",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.table}: {self.get_kind_display()}"
 
 
 class Penalty(KeptModel):

@@ -2,7 +2,8 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from tournament.models import (
     Hand,
@@ -185,3 +186,28 @@ def standings(tournament):
             )
         )
     return result
+
+
+def revision_token(tournament_id):
+    """A token that changes whenever anything a page of this tournament shows changes.
+
+    The tournament's own revision (draws, penalties, settings...) and the sum of
+    its open levels' table revisions (each hand, correction, call...): table
+    revisions only grow, and the set of open tables only changes with the
+    tournament's revision, so equal tokens mean nothing changed. One indexed
+    query; None when the tournament does not exist.
+    """
+    tables = (
+        Table.objects.filter(level__tournament_id=OuterRef("pk"), level__closed_at__isnull=True)
+        .order_by()
+        .values("level__tournament_id")
+        .annotate(total=Sum("revision"))
+        .values("total")
+    )
+    row = (
+        Tournament.objects.filter(pk=tournament_id)
+        .annotate(tables=Coalesce(Subquery(tables), 0))
+        .values_list("revision", "tables")
+        .first()
+    )
+    return None if row is None else f"{row[0]}.{row[1]}"

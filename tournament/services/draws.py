@@ -10,6 +10,7 @@ from tournament.services import audit
 from tournament.services.errors import DrawLocked, NotAllowed
 from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
 from tournament.services.recompute import store
+from tournament.services.revisor_access import access_fields
 from tournament.state import conclude_table, seat_inputs
 from tournament.table_state import start
 from tournament.validation import clean_text, saved
@@ -71,6 +72,7 @@ def _make_draw(*, level, players, actor, seed, number, reason=""):
             draw=draw,
             number=seating.number,
             first_dealer_position=seating.first_dealer_position,
+            **access_fields(),
         )
         table.level = level
         seats = Seat.objects.bulk_create(

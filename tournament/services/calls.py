@@ -1,0 +1,79 @@
+"""A revisor calls the TD to a table; the TD clears the call."""
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import Table, TableCall
+from tournament.services import audit
+from tournament.services.errors import NotAllowed
+from tournament.services.locking import lock_table
+from tournament.validation import clean_choice, clean_text, instance
+
+NOTE_LENGTH = TableCall._meta.get_field("note").max_length
+LABEL_LENGTH = TableCall._meta.get_field("called_by_label").max_length
+
+
+def _bump(table):
+    Table.objects.filter(pk=table.pk).update(revision=F("revision") + 1)
+
+
+def open_call(table):
+    return TableCall.objects.filter(table=table, cleared_at__isnull=True).first()
+
+
+@transaction.atomic
+def call_td(*, table, kind, note="", actor=None, actor_label=""):
+    """Flag the table for the TD; a table has at most one open call (a second is the same)."""
+    table = lock_table(instance(table, Table, label=_("The table")))
+    kind = clean_choice(kind, label=_("The reason for the call"), choices=TableCall.Kind)
+    note = clean_text(note, label=_("The note"), max_length=NOTE_LENGTH, required=False)
+    actor_label = clean_text(
+        actor_label, label=_("The caller"), max_length=LABEL_LENGTH, required=False
+    )
+    if table.draw.superseded_at is not None or table.level.closed_at is not None:
+        raise NotAllowed(_("This table is no longer in play."))
+    existing = open_call(table)
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            call = TableCall.objects.create(
+                table=table, kind=kind, note=note, called_by_label=actor_label
+            )
+    except IntegrityError:  # another device called at the same instant
+        return open_call(table)
+    _bump(table)
+    audit.record(
+        tournament=table.level.tournament,
+        actor=actor,
+        actor_label=actor_label,
+        action="table.call",
+        summary=f"Level {table.level.number} table {table.number} calls the TD: "
+        f"{call.get_kind_display()}" + (f" ({note})" if note else ""),
+        after={"kind": kind, "note": note},
+    )
+    return call
+
+
+@transaction.atomic
+def clear_call(*, table, actor):
+    """The TD has dealt with the table's call."""
+    table = lock_table(instance(table, Table, label=_("The table")))
+    call = open_call(table)
+    if call is None:
+        raise NotAllowed(_("Table %(table)d has no open call.") % {"table": table.number})
+    call.cleared_at = timezone.now()
+    call.cleared_by = audit.actor_or_none(actor)
+    call.save(update_fields=["cleared_at", "cleared_by"])
+    _bump(table)
+    audit.record(
+        tournament=table.level.tournament,
+        actor=actor,
+        action="table.call_cleared",
+        summary=f"Level {table.level.number} table {table.number}: call cleared "
+        f"({call.get_kind_display()})",
+        before={"kind": call.kind, "note": call.note},
+    )
+    return call

@@ -539,3 +539,20 @@ class AuditEntry(KeptModel):
         if self.pk is not None:
             raise PermissionError("Audit entries are never changed.")
         super().save(*args, **kwargs)
+
+
+class FormSubmission(models.Model):
+    """A TD form's one-time key, kept once its change is made: a double click changes nothing.
+
+    Written in the same transaction as the change, so a key is kept exactly when
+    the change was made. Hand entries have their own key on the hand version.
+    """
+
+    key = models.UUIDField(unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    def __str__(self):
+        return str(self.key)

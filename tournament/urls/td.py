@@ -1,8 +1,60 @@
+"""TD URL space (/td/): every page needs a staff login (tournament.views.access)."""
+
 from django.urls import path
 
-from tournament.views import td
+from tournament.views.td import (
+    access,
+    audit,
+    dashboard,
+    draws,
+    exports,
+    players,
+    tables,
+    tournaments,
+)
 
 app_name = "td"
+T = "<int:tournament_id>/"
+TABLE = T + "tables/<int:table_id>/"
 urlpatterns = [
-    path("", td.dashboard, name="dashboard"),
+    # tournaments.py: the list (running first), create, settings
+    path("", tournaments.placeholder, name="dashboard"),
+    path("new/", tournaments.placeholder, name="tournament_create"),
+    path(T + "settings/", tournaments.placeholder, name="settings"),
+    # players.py: add one, paste a list, rename, withdraw
+    path(T + "players/", players.placeholder, name="players"),
+    path(T + "players/paste/", players.placeholder, name="players_paste"),
+    path(T + "players/<int:player_id>/rename/", players.placeholder, name="player_rename"),
+    path(T + "players/<int:player_id>/withdraw/", players.placeholder, name="player_withdraw"),
+    # draws.py: draw, level tables, redraw, projector, print, advance, standings
+    path(T + "draw/", draws.placeholder, name="draw"),
+    path(T + "levels/<int:level>/", draws.placeholder, name="level"),
+    path(T + "levels/<int:level>/redraw/", draws.placeholder, name="redraw"),
+    path(T + "levels/<int:level>/projector/", draws.placeholder, name="level_projector"),
+    path(T + "levels/<int:level>/print/", draws.placeholder, name="level_print"),
+    path(T + "advance/", draws.placeholder, name="advance"),
+    path(T + "standings/", draws.placeholder, name="standings"),
+    path(T + "standings/projector/", draws.placeholder, name="standings_projector"),
+    # dashboard.py: the live dashboard of the current level and its polled region
+    path(T, dashboard.placeholder, name="tournament"),
+    path(T + "live/", dashboard.placeholder, name="live"),
+    # tables.py: score card, hand entry, corrections, penalties, ties, calls
+    path(TABLE, tables.placeholder, name="table"),
+    path(TABLE + "hands/new/", tables.placeholder, name="hand_new"),
+    path(TABLE + "hands/<int:number>/correct/", tables.placeholder, name="hand_correct"),
+    path(TABLE + "penalties/new/", tables.placeholder, name="penalty_new"),
+    path(T + "penalties/<int:penalty_id>/rescind/", tables.placeholder, name="penalty_rescind"),
+    path(TABLE + "tie/", tables.placeholder, name="tie"),
+    path(TABLE + "call/clear/", tables.placeholder, name="call_clear"),
+    # access.py: revisor link, QR code, short code, regenerate, printable table cards
+    path(TABLE + "access/", access.placeholder, name="table_access"),
+    path(TABLE + "access/regenerate/", access.placeholder, name="table_access_regenerate"),
+    path(T + "levels/<int:level>/cards/", access.placeholder, name="table_cards"),
+    # exports.py: JSON backup, import, CSV of standings and of every hand
+    path(T + "backup.json", exports.placeholder, name="backup"),
+    path("import/", exports.placeholder, name="import"),
+    path(T + "standings.csv", exports.placeholder, name="standings_csv"),
+    path(T + "hands.csv", exports.placeholder, name="hands_csv"),
+    # audit.py: every action, newest first, filterable, paginated
+    path(T + "audit/", audit.placeholder, name="audit"),
 ]

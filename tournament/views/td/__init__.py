@@ -1,0 +1,1 @@
+"""The tournament director's pages (staff login), one module per area."""

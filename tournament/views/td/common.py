@@ -1,0 +1,28 @@
+"""What every TD view shares: finding the tournament and table of a URL, or 404."""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from tournament.models import Table, Tournament
+
+
+def get_tournament(tournament_id):
+    return get_object_or_404(Tournament.objects.select_related("champion"), pk=tournament_id)
+
+
+def get_table(tournament, table_id):
+    """A table of this tournament (any level, any draw), with its level and draw."""
+    table = (
+        Table.objects.select_related("level", "draw", "winner")
+        .filter(pk=table_id, level__tournament=tournament)
+        .first()
+    )
+    if table is None:
+        raise Http404("No such table in this tournament.")
+    table.level.tournament = tournament
+    return table
+
+
+def add_service_error(form, error):
+    """A refused change shown in the form it came from (errors in place, nothing lost)."""
+    form.add_error(None, str(error))

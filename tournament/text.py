@@ -1,0 +1,33 @@
+"""Text helpers for what people read: sorting names the Swedish way."""
+
+import unicodedata
+
+# Swedish alphabet order: a-z, then å, ä, ö. The three are mapped to the characters
+# right after "z" so that a plain string comparison puts them last, in that order.
+# Æ and Ø sort as Ä and Ö, and Ü as Y (Svenska Akademiens ordlista); other accented
+# letters sort as their base letter (é as e, ç as c).
+_AFTER_Z = {
+    "å": "{",
+    "ä": "|",
+    "æ": "|",
+    "ö": "}",
+    "ø": "}",
+    "ü": "y",
+}
+
+
+def _primary(char):
+    if char in _AFTER_Z:
+        return _AFTER_Z[char]
+    decomposed = unicodedata.normalize("NFD", char)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def swedish_sort_key(name):
+    """A key that sorts names as a Swedish reader expects: Å, Ä, Ö after Z.
+
+    Case and accents on other letters only break ties, so "Émile" sits among the
+    E's and "anna" next to "Anna".
+    """
+    folded = unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+    return ("".join(_primary(c) for c in folded), folded, name)

@@ -556,3 +556,19 @@ class FormSubmission(models.Model):
 
     def __str__(self):
         return str(self.key)
+
+
+class RevisorCodeAttempt(models.Model):
+    """A wrong short code typed at /r/: counted per client to slow down guessing.
+
+    Kept in the database (not in a process) so that several app servers share it.
+    """
+
+    client = models.CharField(max_length=64)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["client", "at"])]
+
+    def __str__(self):
+        return f"{self.client} at {self.at:%H:%M:%S}"

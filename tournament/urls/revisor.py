@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from tournament.views import revisor
+from tournament.views.revisor import card, entry
 
 app_name = "revisor"
 urlpatterns = [
-    path("", revisor.placeholder, name="code"),
-    path("<str:key>/", revisor.placeholder, name="link"),
+    path("", entry.code, name="code"),
+    path("card/", card.card, name="card"),
+    path("<str:key>/", entry.link, name="link"),
 ]

@@ -420,8 +420,13 @@ def correct_hand(
     boards=None,
     fantasyland=(),
     idempotency_key=None,
+    actor_label="",
+    only_if_last=False,
 ):
     """The TD replaces a recorded hand's content; the old version is kept.
+
+    `only_if_last`: the revisor's "fix the last hand", allowed until the next hand
+    is recorded (checked under the table's lock); after that only the TD corrects.
 
     The table's history is walked again from the start with the new version, so
     that who played later hands in Fantasyland (and so how cards score there, and
@@ -434,6 +439,12 @@ def correct_hand(
     if existing is not None:
         return Recorded(existing.hand, created=False)
     _check_table_open(table)
+    actor_label = _label(actor_label)
+    if only_if_last and hand.number != table.hands_played:
+        raise NotAllowed(
+            _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
+            % {"hand": hand.number}
+        )
     reason = clean_text(
         reason,
         label=_("The reason"),
@@ -472,6 +483,7 @@ def correct_hand(
         mode=mode,
         idempotency_key=key,
         created_by=audit.actor_or_none(actor),
+        entered_by_label=actor_label,
         reason=reason,
     )
     _save_results(version, seats, lines, how.in_fantasyland)
@@ -486,6 +498,7 @@ def correct_hand(
     audit.record(
         tournament=table.level.tournament,
         actor=actor,
+        actor_label=actor_label,
         action="hand.correct",
         summary=f"Level {table.level.number} table {table.number}: corrected hand "
         f"{hand.number} (version {version.version}): {reason}"[:300],

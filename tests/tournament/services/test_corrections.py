@@ -136,3 +136,29 @@ def test_correction_refused_when_it_makes_a_later_tick_a_forbidden_repeat(make_t
     with pytest.raises(InvalidEntry, match="Anna played hand 2 in Fantasyland"):
         correct(table, 1, {"Anna": 1, "Bo": 0, "Cia": -1}, td_user, fl=["Anna"])
     assert not HandVersion.objects.filter(version=2).exists()
+
+
+def test_the_revisor_fixes_only_the_last_hand(make_tournament, td_user):
+    table = single_table(make_tournament(3), td_user)
+    play_named(table, {"Anna": 2, "Bo": -1, "Cia": -1})
+    pos = positions(table)
+    fix = {pos["Anna"]: -2, pos["Bo"]: 1, pos["Cia"]: 1}
+    hands.correct_hand(
+        hand=Hand.objects.get(table=table, number=1),
+        actor=None,
+        actor_label="Revisor, table 1",
+        reason="Signs swapped",
+        points=fix,
+        only_if_last=True,
+    )
+    assert totals(table) == {"Anna": -2, "Bo": 1, "Cia": 1}
+    assert HandVersion.objects.get(version=2).entered_by_label == "Revisor, table 1"
+    play_named(table, {"Anna": 0, "Bo": 0, "Cia": 0})
+    with pytest.raises(NotAllowed, match="Hand 1 is no longer the last hand"):
+        hands.correct_hand(
+            hand=Hand.objects.get(table=table, number=1),
+            actor=None,
+            reason="Again",
+            points=fix,
+            only_if_last=True,
+        )

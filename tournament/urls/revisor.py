@@ -8,5 +8,8 @@ app_name = "revisor"
 urlpatterns = [
     path("", entry.code, name="code"),
     path("card/", card.card, name="card"),
+    path("card/summary/", card.summary, name="summary"),
+    path("card/hand/", card.record, name="hand"),
+    path("card/call/", card.call, name="call"),
     path("<str:key>/", entry.link, name="link"),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournament.views.revisor import card, entry
+from tournament.views.revisor import card, entry, fix
 
 app_name = "revisor"
 urlpatterns = [
@@ -11,5 +11,6 @@ urlpatterns = [
     path("card/summary/", card.summary, name="summary"),
     path("card/hand/", card.record, name="hand"),
     path("card/call/", card.call, name="call"),
+    path("card/fix/", fix.fix, name="fix"),
     path("<str:key>/", entry.link, name="link"),
 ]

@@ -1,0 +1,105 @@
+"""The revisor's card on a 360 × 740 phone: points entry, a dropped response, a reload."""
+
+import re
+
+import pytest
+
+from tests.tournament.conftest import positions, totals
+from tournament.models import Hand
+from tournament.services import draws, registration
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def table(django_user_model):
+    td = django_user_model.objects.create_user("td", password="x-td-pass-1", is_staff=True)
+    tournament = registration.create_tournament(actor=td, name="Phone Cup", min_hands=20)
+    for name in ("Anna", "Bo", "Cia"):
+        registration.register_player(tournament=tournament, actor=td, name=name)
+    level = draws.draw_first_level(tournament=tournament, actor=td, seed="phone")
+    return level.tables.get()
+
+
+def open_card(page, live_server, table):
+    page.goto(f"{live_server.url}/r/{table.revisor_key}/")
+    page.wait_for_url(re.compile(r".*/r/card/$"))
+
+
+def type_points(page, by_name):
+    for name, value in by_name.items():
+        page.get_by_label(f"Points for {name}").fill(str(value))
+
+
+def test_points_entry_with_a_live_sum_check(phone_page, live_server, table):
+    page = phone_page
+    open_card(page, live_server, table)
+    assert "Hand 1 of 20" in page.content()
+    type_points(page, {"Anna": 4, "Bo": -1, "Cia": -2})
+    assert page.locator("#points-sum").inner_text() == (
+        "The points add up to +1; they must add up to 0."
+    )
+    page.get_by_label("Points for Cia").fill("-3")
+    assert page.locator("#points-sum").inner_text() == "The points add up to 0."
+    page.get_by_label("Anna goes to Fantasyland").check()
+    page.get_by_role("button", name="Record hand 1").click()
+    page.get_by_text("Hand 1 recorded.").wait_for()
+    assert "Hand 2 of 21" in page.content()
+    assert totals(table) == {"Anna": 4, "Bo": -1, "Cia": -3}
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_steppers_and_sign(phone_page, live_server, table):
+    page = phone_page
+    open_card(page, live_server, table)
+    page.get_by_role("button", name="One point more for Anna").click()
+    page.get_by_role("button", name="One point more for Anna").click()
+    page.get_by_role("button", name="One point more for Bo").click()
+    page.get_by_role("button", name="Change the sign of Bo's points").click()
+    assert page.get_by_label("Points for Anna").input_value() == "2"
+    assert page.get_by_label("Points for Bo").input_value() == "-1"
+
+
+def test_a_dropped_response_is_sent_again_and_records_one_hand(phone_page, live_server, table):
+    page = phone_page
+    open_card(page, live_server, table)
+    dropped = []
+
+    def drop_first_response(route):
+        if not dropped:
+            route.fetch()  # the server records the hand...
+            dropped.append(True)
+            route.abort("connectionfailed")  # ...and the answer never arrives
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/r/card/hand/$"), drop_first_response)
+    type_points(page, {"Anna": 2, "Bo": -1, "Cia": -1})
+    page.get_by_role("button", name="Record hand 1").click()
+    page.locator("#connection-banner").wait_for(state="visible")
+    assert Hand.objects.filter(table=table).count() == 1
+    # Still on the page, the typed points still there: send again.
+    assert page.get_by_label("Points for Anna").input_value() == "2"
+    page.get_by_role("button", name="Record hand 1").click()
+    page.get_by_text("Hand 1 was already recorded (the same entry arrived twice).").wait_for()
+    assert Hand.objects.filter(table=table).count() == 1
+    assert totals(table) == {"Anna": 2, "Bo": -1, "Cia": -1}
+    assert page.locator("#connection-banner").is_hidden()
+
+
+def test_a_reload_mid_entry_keeps_the_typed_points(phone_page, live_server, table):
+    page = phone_page
+    open_card(page, live_server, table)
+    type_points(page, {"Anna": 5, "Bo": -2})
+    page.reload()
+    assert page.get_by_label("Points for Anna").input_value() == "5"
+    assert page.get_by_label("Points for Bo").input_value() == "-2"
+    assert page.get_by_label("Points for Cia").input_value() == ""
+    page.get_by_label("Points for Cia").fill("-3")
+    page.get_by_role("button", name="Record hand 1").click()
+    page.get_by_text("Hand 1 recorded.").wait_for()
+    # The recorded hand's draft is gone: hand 2 starts empty, also after a reload.
+    page.reload()
+    assert page.get_by_label("Points for Anna").input_value() == ""
+    pos = positions(table)
+    assert {pos[n] for n in ("Anna", "Bo", "Cia")} == {0, 1, 2}

@@ -1,10 +1,353 @@
-"""TD pages: draws (being built)."""
+"""TD pages: the draw, a level's seating (with its redraws), its projector and print views,
+closing a level, and the standings with the champion.
 
-from django.http import HttpResponse
+Every change goes through one service (`tournament.services.draws`) inside `submit_once`,
+so a double click or a resent form draws once. A refusal is shown in place: on the
+page the form is on (bound, status 400), or, for closing a level, on the live
+dashboard the button is on (a message there: the dashboard is another page).
+"""
 
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournament import selectors
+from tournament.forms import RedrawForm
+from tournament.models import Level
+from tournament.services import ServiceError, draws
+from tournament.text import swedish_sort_key
 from tournament.views.access import td_required
+from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.polling import unchanged, vary_on_htmx
+from tournament.views.td.common import add_service_error, get_tournament
+
+TEMPLATES = "tournament/td/draws/"
+# Seconds between two polls of the projector and standings regions.
+POLL_SECONDS = 5
+
+
+class DrawForm(OnceForm):
+    """Draw the first level: nothing to type, only the one-time key."""
+
+
+class RedrawLevelForm(RedrawForm, OnceForm):
+    """Redo a level's draw, with a reason: `draws.redraw_level(**form.service_kwargs())`."""
+
+
+class AdvanceForm(OnceForm):
+    """Close the current level and draw the next: only the one-time key.
+
+    Any page may show this button: a form posting a fresh `submission_key`
+    (an unbound `OnceForm()` renders one) to `td:advance`.
+    """
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _level(tournament, number):
+    level = get_object_or_404(Level, tournament=tournament, number=number)
+    level.tournament = tournament
+    return level
+
+
+def _poll_or_none(request, tournament_id):
+    """A poll that shows the newest revision gets 204 after one query; None otherwise.
+
+    Returns (response, token); a tournament that does not exist is a 404.
+    """
+    token = selectors.revision_token(tournament_id)
+    if token is None:
+        raise Http404("No such tournament.")
+    return unchanged(request, token), token
+
+
+def _stale_key_message(form):
+    """A form whose hidden one-time key is missing or damaged: say what to do."""
+    if "submission_key" in form.errors:
+        form.errors.pop("submission_key")
+        form.add_error(None, _("This form is out of date: reload the page and send it again."))
+
+
+# ---------------------------------------------------------------- the first draw
 
 
 @td_required
-def placeholder(request, *args, **kwargs):
-    return HttpResponse("Not built yet.", status=501)
+@require_http_methods(["GET", "POST"])
+def draw(request, tournament_id):
+    """What the first draw will make (players → tables), and the button that makes it."""
+    tournament = get_tournament(tournament_id)
+    form = DrawForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            key = form.cleaned_data["submission_key"]
+            try:
+                level = submit_once(
+                    request,
+                    key,
+                    lambda: draws.draw_first_level(tournament=tournament, actor=request.user),
+                )
+            except ServiceError as error:
+                add_service_error(form, error)
+            else:
+                if level is not ALREADY_DONE:
+                    messages.success(request, _("Level 1 is drawn."))
+                return redirect("td:level", tournament.pk, 1)
+        _stale_key_message(form)
+        status = 400
+    preview = selectors.draw_preview(tournament)
+    return render(
+        request,
+        TEMPLATES + "draw.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "preview": preview,
+            "threes": preview.table_sizes.count(3),
+            "twos": preview.table_sizes.count(2),
+        },
+        status=status,
+    )
+
+
+# ---------------------------------------------------------------- a level and its redraws
+
+
+def _render_level(request, tournament, level, form, status=200):
+    draws_of_level = selectors.level_draws(level)
+    current, superseded = draws_of_level[0], draws_of_level[1:]
+    # Who replaced a superseded draw, when and why, is on the draw that replaced it.
+    replaced_by = {d.number - 1: d for d in draws_of_level}
+    history = [(old, replaced_by[old.number]) for old in superseded]
+    started = any(table.hands_played for table in current.tables.all())
+    is_open = level.closed_at is None
+    can_advance = (
+        is_open
+        and tournament.finished_at is None
+        and all(table.is_over for table in current.tables.all())
+    )
+    return render(
+        request,
+        TEMPLATES + "level.html",
+        {
+            "tournament": tournament,
+            "level": level,
+            "draw": current,
+            "tables": current.tables.all(),
+            "history": history,
+            "locked": started or not is_open,
+            "started": started,
+            "form": form,
+            "can_advance": can_advance,
+            "advance_form": AdvanceForm() if can_advance else None,
+        },
+        status=status,
+    )
+
+
+@td_required
+@require_http_methods(["GET"])
+def level(request, tournament_id, level):
+    """A level's current draw: tables, seats, first dealers and the seed; older draws below."""
+    tournament = get_tournament(tournament_id)
+    level = _level(tournament, level)
+    return _render_level(request, tournament, level, RedrawLevelForm())
+
+
+@td_required
+@require_http_methods(["GET", "POST"])
+def redraw(request, tournament_id, level):
+    """Redo a level's draw with a reason, until the first hand of the level is recorded."""
+    tournament = get_tournament(tournament_id)
+    level = _level(tournament, level)
+    if request.method == "GET":
+        return redirect("td:level", tournament.pk, level.number)
+    form = RedrawLevelForm(request.POST)
+    if form.is_valid():
+        key = form.cleaned_data["submission_key"]
+        try:
+            done = submit_once(
+                request,
+                key,
+                lambda: draws.redraw_level(
+                    level=level, actor=request.user, **form.service_kwargs()
+                ),
+            )
+        except ServiceError as error:
+            add_service_error(form, error)
+        else:
+            if done is not ALREADY_DONE:
+                messages.success(
+                    request,
+                    _("Level %(level)d is drawn again. The old draw is kept below.")
+                    % {"level": level.number},
+                )
+            return redirect("td:level", tournament.pk, level.number)
+    _stale_key_message(form)
+    return _render_level(request, tournament, level, form, status=400)
+
+
+# ---------------------------------------------------------------- projector and print
+
+
+@td_required
+@require_http_methods(["GET"])
+def level_projector(request, tournament_id, level):
+    """The seating for the room: every player by name (Swedish order), table and seat.
+
+    Polls while the draw can still be redone; stops once the first hand is in.
+    """
+    poll, token = _poll_or_none(request, tournament_id)
+    if poll is not None:
+        return poll
+    tournament = get_tournament(tournament_id)
+    level = _level(tournament, level)
+    seats = selectors.level_seating(level)
+    tables = {seat.table_id: seat.table for seat in seats}
+    started = any(table.hands_played for table in tables.values())
+    template = TEMPLATES + "level_projector.html"
+    if request.htmx:
+        template += "#seating"
+    response = render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "level": level,
+            "seats": seats,
+            "table_count": len(tables),
+            "size": _list_size(len(seats)),
+            "rev": token,
+            "poll_seconds": POLL_SECONDS,
+            "stop": started or level.closed_at is not None,
+        },
+    )
+    return vary_on_htmx(response)
+
+
+def _list_size(count):
+    """The type size class of a long list on a projector: the longer, the smaller."""
+    if count <= 24:
+        return "l"
+    if count <= 60:
+        return "m"
+    if count <= 150:
+        return "s"
+    return "xs"
+
+
+@td_required
+@require_http_methods(["GET"])
+def level_print(request, tournament_id, level):
+    """The seating on paper (A4): by name, then by table, with the seed."""
+    tournament = get_tournament(tournament_id)
+    level = _level(tournament, level)
+    draw = selectors.level_draws(level)[0]
+    by_table = draw.tables.all()
+    seats = [seat for table in by_table for seat in table.seats.all()]
+    seats.sort(key=lambda seat: swedish_sort_key(seat.player.name))
+    return render(
+        request,
+        TEMPLATES + "level_print.html",
+        {
+            "tournament": tournament,
+            "level": level,
+            "draw": draw,
+            "tables": by_table,
+            "seats": seats,
+        },
+    )
+
+
+# ---------------------------------------------------------------- closing a level
+
+
+@td_required
+@require_POST
+def advance(request, tournament_id):
+    """Close the current level and draw the next; the last one makes the champion.
+
+    A refusal ("still playing: table 1, 4") goes back to the live dashboard, where
+    the button is, as an error message.
+    """
+    tournament = get_tournament(tournament_id)
+    form = AdvanceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("This form is out of date: reload the page and send it again."))
+        return redirect("td:tournament", tournament.pk)
+    try:
+        result = submit_once(
+            request,
+            form.cleaned_data["submission_key"],
+            lambda: draws.advance(tournament=tournament, actor=request.user),
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("td:tournament", tournament.pk)
+    if result is ALREADY_DONE:  # a second click: show where the first one led
+        tournament.refresh_from_db()
+        if tournament.finished_at is not None:
+            return redirect("td:standings", tournament.pk)
+        latest = draws.current_level(tournament)
+        return redirect("td:level", tournament.pk, latest.number)
+    if result is None:
+        tournament.refresh_from_db()
+        if tournament.champion is not None:
+            messages.success(
+                request,
+                _("The tournament is finished. Champion: %(name)s.")
+                % {"name": tournament.champion.name},
+            )
+        else:
+            messages.success(request, _("The tournament is finished, without a champion."))
+        return redirect("td:standings", tournament.pk)
+    messages.success(
+        request,
+        _("Level %(closed)d is closed and level %(level)d is drawn.")
+        % {"closed": result.number - 1, "level": result.number},
+    )
+    return redirect("td:level", tournament.pk, result.number)
+
+
+# ---------------------------------------------------------------- standings
+
+
+def _standings(request, tournament_id, template):
+    poll, token = _poll_or_none(request, tournament_id)
+    if poll is not None:
+        return poll
+    tournament = get_tournament(tournament_id)
+    rows = selectors.standings(tournament)
+    if request.htmx:
+        template += "#standings"
+    response = render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "rows": rows,
+            "rev": token,
+            "poll_seconds": POLL_SECONDS,
+            "finished": tournament.finished_at is not None,
+            "csv_url": reverse("td:standings_csv", args=[tournament.pk]),
+        },
+    )
+    return vary_on_htmx(response)
+
+
+@td_required
+@require_http_methods(["GET"])
+def standings(request, tournament_id):
+    """The champion, then every player per rules.md section 6; live while play goes on."""
+    return _standings(request, tournament_id, TEMPLATES + "standings.html")
+
+
+@td_required
+@require_http_methods(["GET"])
+def standings_projector(request, tournament_id):
+    """The standings for the room: large type, no navigation, paging by itself."""
+    return _standings(request, tournament_id, TEMPLATES + "standings_projector.html")

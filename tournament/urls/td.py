@@ -47,14 +47,18 @@ urlpatterns = [
     path(TABLE + "tie/", tables.placeholder, name="tie"),
     path(TABLE + "call/clear/", tables.placeholder, name="call_clear"),
     # access.py: revisor link, QR code, short code, regenerate, printable table cards
-    path(TABLE + "access/", access.placeholder, name="table_access"),
-    path(TABLE + "access/regenerate/", access.placeholder, name="table_access_regenerate"),
-    path(T + "levels/<int:level>/cards/", access.placeholder, name="table_cards"),
+    path(TABLE + "access/", access.table_access, name="table_access"),
+    path(
+        TABLE + "access/regenerate/",
+        access.table_access_regenerate,
+        name="table_access_regenerate",
+    ),
+    path(T + "levels/<int:level>/cards/", access.table_cards, name="table_cards"),
     # exports.py: JSON backup, import, CSV of standings and of every hand
-    path(T + "backup.json", exports.placeholder, name="backup"),
-    path("import/", exports.placeholder, name="import"),
-    path(T + "standings.csv", exports.placeholder, name="standings_csv"),
-    path(T + "hands.csv", exports.placeholder, name="hands_csv"),
+    path(T + "backup.json", exports.backup, name="backup"),
+    path("import/", exports.import_backup, name="import"),
+    path(T + "standings.csv", exports.standings_csv, name="standings_csv"),
+    path(T + "hands.csv", exports.hands_csv, name="hands_csv"),
     # audit.py: every action, newest first, filterable, paginated
     path(T + "audit/", audit.placeholder, name="audit"),
 ]

@@ -1,10 +1,131 @@
-"""TD pages: access (being built)."""
+"""TD pages: a table's revisor access (link, QR code, short code, regenerate) and table cards."""
 
-from django.http import HttpResponse
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from tournament import selectors
+from tournament.models import Level
+from tournament.qr import qr_svg
+from tournament.services import revisor_access
+from tournament.services.errors import ServiceError
 from tournament.views.access import td_required
+from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.td.common import get_table, get_tournament
+
+# Blank rows on the paper score card after the minimum hands: one per Fantasyland
+# extension (or tie hand); six cover all but the rarest tables.
+EXTRA_ROWS = 6
+
+
+def access_details(request, table):
+    """What a revisor needs to reach `table`: link, QR code, short code and where to type it.
+
+    None while the table has no access (a table restored from a backup gets one when
+    the TD creates it).
+    """
+    if not table.revisor_key or not table.revisor_code:
+        return None
+    link = request.build_absolute_uri(reverse("revisor:link", args=[table.revisor_key]))
+    return {
+        "link": link,
+        "code": table.revisor_code,
+        "code_address": request.build_absolute_uri(reverse("revisor:code")),
+        "qr": qr_svg(
+            link,
+            title=_("QR code of the revisor link for table %(number)s") % {"number": table.number},
+        ),
+    }
+
+
+def _access_page(request, tournament, table, form, errors=(), status=200):
+    return render(
+        request,
+        "tournament/td/access/table_access.html",
+        {
+            "tournament": tournament,
+            "table": table,
+            "seats": list(table.seats.select_related("player").order_by("position")),
+            "access": access_details(request, table),
+            "current": table.draw.superseded_at is None,
+            "form": form,
+            "errors": errors,
+        },
+        status=status,
+    )
 
 
 @td_required
-def placeholder(request, *args, **kwargs):
-    return HttpResponse("Not built yet.", status=501)
+def table_access(request, tournament_id, table_id):
+    tournament = get_tournament(tournament_id)
+    table = get_table(tournament, table_id)
+    return _access_page(request, tournament, table, OnceForm())
+
+
+@td_required
+@require_POST
+def table_access_regenerate(request, tournament_id, table_id):
+    tournament = get_tournament(tournament_id)
+    table = get_table(tournament, table_id)
+    form = OnceForm(request.POST)
+    if not form.is_valid():
+        stale = _("The form was out of date: nothing was changed. Try again.")
+        return _access_page(request, tournament, table, OnceForm(), errors=[stale], status=400)
+    had_access = bool(table.revisor_key)
+    try:
+        done = submit_once(
+            request,
+            form.cleaned_data["submission_key"],
+            lambda: revisor_access.regenerate_revisor_access(table=table, actor=request.user),
+        )
+    except ServiceError as error:
+        return _access_page(request, tournament, table, form, errors=[str(error)], status=400)
+    if done is not ALREADY_DONE:
+        if had_access:
+            message = _(
+                "Table %(number)s has a new revisor link and code: devices holding the old "
+                "ones are cut off."
+            )
+        else:
+            message = _("Table %(number)s has a revisor link and code.")
+        messages.success(request, message % {"number": table.number})
+    return redirect("td:table_access", tournament.pk, table.pk)
+
+
+def dealer_order(table):
+    """The table's seats in the order the deal goes round, the first dealer first."""
+    seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+    first = next(
+        (i for i, seat in enumerate(seats) if seat.position >= table.first_dealer_position), 0
+    )
+    return seats[first:] + seats[:first]
+
+
+@td_required
+def table_cards(request, tournament_id, level):
+    tournament = get_tournament(tournament_id)
+    level_obj = Level.objects.filter(tournament=tournament, number=level).first()
+    if level_obj is None:
+        raise Http404("No such level in this tournament.")
+    level_obj.tournament = tournament
+    cards = []
+    for table in selectors.level_tables(level_obj):
+        seats = list(table.seats.all())
+        cards.append(
+            {
+                "table": table,
+                "seats": seats,
+                "dealers": dealer_order(table),
+                "access": access_details(request, table),
+                "rows": range(1, tournament.min_hands + 1),
+                "extra_rows": range(EXTRA_ROWS),
+            }
+        )
+    return render(
+        request,
+        "tournament/td/access/table_cards.html",
+        {"tournament": tournament, "level": level_obj, "cards": cards},
+    )

@@ -1,10 +1,241 @@
-"""TD pages: exports (being built)."""
+"""TD pages: the JSON backup as a download, import by upload, CSV of standings and of hands.
 
+The CSV files are comma-separated (the csv module quotes what needs it), UTF-8 with
+a byte order mark so that Excel shows Å, Ä and Ö right, and their headers are in
+the TD's language. A text cell that a spreadsheet would read as a formula (it
+starts with =, +, -, @) gets a leading apostrophe.
+"""
+
+import csv
+import io
+import json
+import uuid
+
+from django.contrib import messages
 from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
 
+from tournament import selectors
+from tournament.forms import ImportForm
+from tournament.models import Tournament
+from tournament.services import backup as backup_service
+from tournament.services.errors import ServiceError
 from tournament.views.access import td_required
+from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.td.common import add_service_error, get_tournament
+
+TEMPLATES = "tournament/td/exports/"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class ImportBackupForm(OnceForm, ImportForm):
+    """The import page: a backup file, imported once however often the form is sent."""
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def file_stem(tournament):
+    """The tournament's name as a file name: its slug (or its id when nothing is left)."""
+    return slugify(tournament.name) or f"tournament-{tournament.pk}"
+
+
+def download(content, *, filename, content_type):
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def text_cell(value):
+    """A text for a spreadsheet cell: never read as a formula."""
+    value = "" if value is None else str(value)
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def number_cell(value):
+    return "" if value is None else value
+
+
+def csv_download(header, rows, *, filename):
+    buffer = io.StringIO()
+    buffer.write("\ufeff")  # the byte order mark: Excel then reads the file as UTF-8
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return download(
+        buffer.getvalue().encode("utf-8"),
+        filename=filename,
+        content_type="text/csv; charset=utf-8",
+    )
+
+
+def yes_no(value):
+    if value is None:
+        return ""
+    return _("yes") if value else _("no")
+
+
+def local_time(value):
+    return "" if value is None else timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
+
+
+# ---------------------------------------------------------------- backup and import
 
 
 @td_required
-def placeholder(request, *args, **kwargs):
-    return HttpResponse("Not built yet.", status=501)
+@require_GET
+def backup(request, tournament_id):
+    """The tournament's whole history as the JSON backup (docs/export-format.md)."""
+    tournament = get_tournament(tournament_id)
+    text = json.dumps(backup_service.export_tournament(tournament), ensure_ascii=False, indent=2)
+    return download(
+        (text + "\n").encode("utf-8"),
+        filename=f"{file_stem(tournament)}-backup.json",
+        content_type="application/json; charset=utf-8",
+    )
+
+
+def _import_page(request, form, status=200):
+    return render(request, TEMPLATES + "import.html", {"form": form}, status=status)
+
+
+def _imported_before(form):
+    """The tournament a repeated submission imported the first time, if it can be found."""
+    data = form.data_from_file()
+    settings = data.get("settings") if isinstance(data, dict) else None
+    name = settings.get("name") if isinstance(settings, dict) else None
+    if not isinstance(name, str):
+        return None
+    return Tournament.objects.filter(name=name).first()
+
+
+@td_required
+@require_http_methods(["GET", "POST"])
+def import_backup(request):
+    """Upload a backup: the import's own checks, each refusal shown on this page."""
+    if request.method != "POST":
+        return _import_page(request, ImportBackupForm())
+    form = ImportBackupForm(request.POST, request.FILES)
+    if not form.is_valid():
+        if "submission_key" in form.errors:  # a damaged form: the next try gets a fresh key
+            form.data = form.data.copy()
+            form.data["submission_key"] = str(uuid.uuid4())
+        return _import_page(request, form, status=400)
+    try:
+        tournament = submit_once(
+            request,
+            form.cleaned_data["submission_key"],
+            lambda: backup_service.import_tournament(form.data_from_file(), actor=request.user),
+        )
+    except ServiceError as error:
+        add_service_error(form, error)
+        return _import_page(request, form, status=400)
+    if tournament is ALREADY_DONE:
+        tournament = _imported_before(form)
+        messages.info(request, _("This backup was imported already: nothing was imported again."))
+        if tournament is None:
+            return redirect("td:dashboard")
+    else:
+        messages.success(request, _("Imported “%(name)s”.") % {"name": tournament.name})
+    return redirect("td:tournament", tournament.pk)
+
+
+# ---------------------------------------------------------------- CSV
+
+
+@td_required
+@require_GET
+def standings_csv(request, tournament_id):
+    """The standings (rules.md section 6) as on the standings page."""
+    tournament = get_tournament(tournament_id)
+    labels = {
+        "champion": _("Champion"),
+        "in": _("Still playing"),
+        "out": _("Out"),
+        "disqualified": _("Disqualified"),
+    }
+    header = [
+        _("Rank"),
+        _("Start number"),
+        _("Name"),
+        _("Status"),
+        _("Level"),
+        _("Place"),
+        _("Points"),
+    ]
+    rows = [
+        [
+            number_cell(standing.rank),
+            standing.player.number,
+            text_cell(standing.player.name),
+            labels[standing.status],
+            number_cell(standing.level),
+            number_cell(standing.place),
+            number_cell(standing.points),
+        ]
+        for standing in selectors.standings(tournament)
+    ]
+    return csv_download(header, rows, filename=f"{file_stem(tournament)}-standings.csv")
+
+
+@td_required
+@require_GET
+def hands_csv(request, tournament_id):
+    """Every current hand version, one line per player, in the order played."""
+    tournament = get_tournament(tournament_id)
+    header = [
+        _("Level"),
+        _("Table"),
+        _("Hand"),
+        _("Version"),
+        _("Entry"),
+        _("Dealer"),
+        _("Player"),
+        _("Seat"),
+        _("Points"),
+        _("In Fantasyland"),
+        _("To Fantasyland next"),
+        _("Fouled"),
+        _("Royalties"),
+        _("Front"),
+        _("Middle"),
+        _("Back"),
+        _("Entered by"),
+        _("At"),
+        _("Correction reason"),
+    ]
+    rows = []
+    for result in selectors.tournament_hand_results(tournament):
+        version = result.version
+        hand = version.hand
+        entered_by = version.entered_by_label or (
+            version.created_by.get_username() if version.created_by else ""
+        )
+        rows.append(
+            [
+                hand.table.level.number,
+                hand.table.number,
+                hand.number,
+                version.version,
+                version.get_mode_display(),
+                text_cell(result.dealer_name),
+                text_cell(result.seat.player.name),
+                result.seat.position + 1,
+                result.points,
+                yes_no(result.in_fantasyland),
+                yes_no(result.fantasyland_next),
+                yes_no(result.fouled),
+                number_cell(result.royalties),
+                result.front,
+                result.middle,
+                result.back,
+                text_cell(entered_by),
+                local_time(version.created_at),
+                text_cell(version.reason),
+            ]
+        )
+    return csv_download(header, rows, filename=f"{file_stem(tournament)}-hands.csv")

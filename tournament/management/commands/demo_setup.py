@@ -1,10 +1,17 @@
-"""Prepare a development database: a TD login, and demo tournaments on an empty database."""
+"""Prepare a development database: a TD login, and demo tournaments on an empty database.
+
+Every run (so every `make run`) then prints the in-play demo tournament's revisor
+links and short codes, so that a newcomer can open a table's card on a phone and
+watch the TD's dashboard move.
+"""
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+from django.db.models import Prefetch
+from django.urls import reverse
 
 from tournament.autoplay import simulate
-from tournament.models import Tournament
+from tournament.models import Seat, Table, Tournament
 
 DEMO_USERNAME = "td"
 DEMO_PASSWORD = "pineapple-demo"
@@ -13,6 +20,8 @@ DEMO_TOURNAMENTS = (
     ("Demo SM 2026 (finished)", 9, None),
     ("Demo SM 2026 (in play)", 12, 1),
 )
+# Where `make run` serves the site.
+DEMO_ADDRESS = "http://127.0.0.1:8000"
 
 
 class Command(BaseCommand):
@@ -37,9 +46,10 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 "\nDemo TD login: username "
                 f"'{DEMO_USERNAME}', password '{DEMO_PASSWORD}'"
-                "\nOpen http://127.0.0.1:8000/ and log in at http://127.0.0.1:8000/accounts/login/\n"
+                f"\nOpen {DEMO_ADDRESS}/ and log in at {DEMO_ADDRESS}/accounts/login/\n"
             )
         )
+        self.print_revisor_links()
 
     def load_demo_tournaments(self):
         """A finished and an unfinished simulated tournament, on a database without any."""
@@ -56,3 +66,30 @@ class Command(BaseCommand):
                 actor=actor,
             )
             self.stdout.write(f"Demo tournament: {outcome.tournament.name}")
+
+    def print_revisor_links(self):
+        """Each open table of the in-play demo tournament: its revisor link and short code."""
+        names = [name for name, _, stop_after_level in DEMO_TOURNAMENTS if stop_after_level]
+        for tournament in Tournament.objects.filter(name__in=names, finished_at__isnull=True):
+            tables = (
+                Table.objects.open()
+                .filter(level__tournament=tournament, revisor_key__isnull=False)
+                .select_related("level")
+                .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+                .order_by("level__number", "number")
+            )
+            dashboard = DEMO_ADDRESS + reverse("td:tournament", args=[tournament.pk])
+            self.stdout.write(
+                f"{tournament.name}: the TD's live dashboard is {dashboard}\n"
+                "Revisor links (open one on a phone, or go to "
+                f"{DEMO_ADDRESS}{reverse('revisor:code')} and type the table's code):"
+            )
+            for table in tables:
+                link = DEMO_ADDRESS + reverse("revisor:link", args=[table.revisor_key])
+                players = ", ".join(seat.player.name for seat in table.seats.all())
+                over = " - over" if table.is_over else ""
+                self.stdout.write(
+                    f"  Level {table.level.number} table {table.number} ({players}{over}):\n"
+                    f"    {link}  code {table.revisor_code}"
+                )
+            self.stdout.write("")

@@ -121,6 +121,21 @@ def _row_text(value):
     return value
 
 
+def scoring_board(board, *, in_fantasyland, streak):
+    """One player's rows as `scoring.score_hand` reads them, with his Fantasyland flags.
+
+    `board` is {"front": "Qs Qh 7d", ...}; `in_fantasyland` and `streak` are the
+    seat's entries of TableState.in_fantasyland and .fantasyland_streak for this hand.
+    Recording a hand and checking it before it is recorded (the revisor's preview)
+    both score through this, so they agree.
+    """
+    entry = {row: _row_text(board.get(row, "")) for row in ROWS}
+    if in_fantasyland:
+        entry["fantasyland"] = True
+        entry["fantasyland_streak"] = max(1, streak or 1)
+    return entry
+
+
 def _card_lines(seats, boards, rules, in_fl, streak):
     if not isinstance(boards, dict) or set(boards) != {seat.position for seat in seats}:
         raise InvalidEntry(_("Enter the cards of every player in the hand."))
@@ -129,11 +144,9 @@ def _card_lines(seats, boards, rules, in_fl, streak):
         board = boards[seat.position]
         if not isinstance(board, dict):
             raise InvalidEntry(_("Enter %(name)s's three rows.") % {"name": seat.player.name})
-        entry = {row: _row_text(board.get(row, "")) for row in ROWS}
-        if in_fl.get(seat.id):
-            entry["fantasyland"] = True
-            entry["fantasyland_streak"] = max(1, streak.get(seat.id, 1))
-        entries.append(entry)
+        entries.append(
+            scoring_board(board, in_fantasyland=in_fl.get(seat.id), streak=streak.get(seat.id, 1))
+        )
     try:
         results = score_hand(entries, rules=rules)
     except InvalidHand as exc:

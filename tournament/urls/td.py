@@ -18,9 +18,9 @@ T = "<int:tournament_id>/"
 TABLE = T + "tables/<int:table_id>/"
 urlpatterns = [
     # tournaments.py: the list (running first), create, settings
-    path("", tournaments.placeholder, name="dashboard"),
-    path("new/", tournaments.placeholder, name="tournament_create"),
-    path(T + "settings/", tournaments.placeholder, name="settings"),
+    path("", tournaments.dashboard, name="dashboard"),
+    path("new/", tournaments.create, name="tournament_create"),
+    path(T + "settings/", tournaments.settings, name="settings"),
     # players.py: add one, paste a list, rename, withdraw
     path(T + "players/", players.placeholder, name="players"),
     path(T + "players/paste/", players.placeholder, name="players_paste"),

@@ -1,10 +1,254 @@
-"""TD pages: tournaments (being built)."""
+"""TD pages: the tournament list (running first), a new tournament, its settings.
 
-from django.http import HttpResponse
+Settings can change until the first draw; after it the page shows them read-only
+(the service refuses a change too).
+"""
 
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, override
+
+from tournament import selectors
+from tournament.decisions import DECISIONS
+from tournament.forms import TournamentSettingsForm
+from tournament.models import Tournament
+from tournament.services import registration
+from tournament.services.errors import ServiceError
 from tournament.views.access import td_required
+from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.td.common import add_service_error, get_tournament
+
+# Which rules decisions (tournament/decisions.py, by their English title) are shown
+# next to which setting; the page also lists every decision.
+DECISIONS_BY_FIELD = {
+    "min_hands": ["Ties for first"],
+    "button_stays_in_fantasyland": ["Dealer"],
+}
+
+
+# What each rule variant means, shown with the setting (the rules.md text of each).
+VARIANT_HELP = {
+    "entry_mode": {
+        "points": gettext_lazy(
+            "The revisor types each player's points for the hand; they must sum to zero."
+        ),
+        "cards": gettext_lazy(
+            "The revisor enters every player's three rows; the product scores the hand, "
+            "the royalties, fouls and Fantasyland."
+        ),
+        "either": gettext_lazy("The revisor chooses for every hand: points or cards."),
+    },
+    "royalties": {
+        "us": gettext_lazy(
+            "SM / US table: back straight 2, flush 4, full house 6, four of a kind 10, "
+            "straight flush 15, royal flush 25; middle three of a kind 2, straight 4, flush 8, "
+            "full house 12, four of a kind 20, straight flush 30, royal flush 50; front 66 1 "
+            "up to AA 9, 222 10 up to AAA 22."
+        ),
+        "russian": gettext_lazy(
+            "Russian table: as SM / US, except back four of a kind 8, straight flush 10, "
+            "royal flush 15; middle four of a kind 16, straight flush 20, royal flush 30."
+        ),
+    },
+    "scoring_method": {
+        "1-6": gettext_lazy(
+            "1-6 (SM): against each opponent 1 point per row won, 3 more for winning all "
+            "three rows (6 in all); 6 against a fouled hand. Royalties on top."
+        ),
+        "2-4": gettext_lazy(
+            "2-4: against each opponent 1 point per row won, 1 more for winning two or three "
+            "rows; 4 against a fouled hand. Royalties on top."
+        ),
+    },
+    "fantasyland_repeat": {
+        "unlimited": gettext_lazy(
+            "Repeats while qualified (SM): trips in front, a full house or better in the "
+            "middle, or quads or better in the back keep the player in Fantasyland, hand "
+            "after hand."
+        ),
+        "once": gettext_lazy(
+            "Repeats once: a player may stay only after his first Fantasyland hand."
+        ),
+        "never": gettext_lazy(
+            "Never repeats: after a Fantasyland hand the player returns to normal play."
+        ),
+    },
+    "button_stays_in_fantasyland": {
+        False: gettext_lazy("Off (SM): the deal passes to the next seat after every hand."),
+        True: gettext_lazy(
+            "On: when a player plays the next hand in Fantasyland, the same dealer deals it "
+            "again (the button stays put)."
+        ),
+    },
+}
+
+
+# Settings whose own help text says what their first (SM) variant says: shown once.
+HELP_IN_VARIANTS = {"fantasyland_repeat", "button_stays_in_fantasyland"}
+
+
+def variants(field_name, field):
+    """(label, explanation) of each variant of a setting, in the order of its choices."""
+    helps = VARIANT_HELP.get(field_name)
+    if not helps:
+        return []
+    if field_name == "button_stays_in_fantasyland":
+        return [(_("Yes") if value else _("No"), helps[value]) for value in (False, True)]
+    return [(label, helps[value]) for value, label in field.choices if value in helps]
+
+
+def decisions_by_title():
+    with override("en"):
+        return {str(title): (title, text) for title, text in DECISIONS}
+
+
+def _field_decisions():
+    titled = decisions_by_title()
+    return {
+        field: [titled[title] for title in titles if title in titled]
+        for field, titles in DECISIONS_BY_FIELD.items()
+    }
+
+
+def stale_form_message():
+    return _("This form is out of date (its key is missing). Check the values and send it again.")
+
+
+def already_done(request):
+    messages.info(request, _("This form was already sent; nothing was changed again."))
+
+
+def _settings_context(form, once, **extra):
+    field_decisions = _field_decisions()
+    for name in form.Meta.fields:  # every setting's help (variants, decisions) is described
+        attrs = form.fields[name].widget.attrs
+        attrs.setdefault("aria-describedby", f"{form[name].auto_id}_helptext")
+    return {
+        "form": form,
+        "once": once,
+        "fields": [
+            {
+                "field": form[name],
+                "decisions": field_decisions.get(name, []),
+                "variants": variants(name, form.fields[name]),
+                "help": "" if name in HELP_IN_VARIANTS else form.fields[name].help_text,
+            }
+            for name in form.Meta.fields
+        ],
+        "decisions": DECISIONS,
+        **extra,
+    }
+
+
+def _bound_once(request, form):
+    """The submission key of a POST; a missing or broken one is reported on `form`."""
+    once = OnceForm(request.POST)
+    if once.is_valid():
+        return once, once.cleaned_data["submission_key"]
+    form.add_error(None, stale_form_message())
+    return OnceForm(), None
 
 
 @td_required
-def placeholder(request, *args, **kwargs):
-    return HttpResponse("Not built yet.", status=501)
+def dashboard(request):
+    return render(
+        request,
+        "tournament/td/tournaments/list.html",
+        {"rows": selectors.td_tournament_list()},
+    )
+
+
+@td_required
+def create(request):
+    template = "tournament/td/tournaments/create.html"
+    if request.method != "POST":
+        defaults = registration.settings_of(Tournament())  # the SM defaults
+        defaults.pop("name")
+        form = TournamentSettingsForm(initial=defaults)
+        return render(request, template, _settings_context(form, OnceForm()))
+    form = TournamentSettingsForm(request.POST)
+    once, key = _bound_once(request, form)
+    if key is not None and form.is_valid():
+        try:
+            created = submit_once(
+                request,
+                key,
+                lambda: registration.create_tournament(actor=request.user, **form.values()),
+            )
+        except ServiceError as error:
+            add_service_error(form, error)
+        else:
+            if created is ALREADY_DONE:
+                already_done(request)
+                return redirect("td:dashboard")
+            messages.success(
+                request,
+                _("Tournament %(name)s created. Register its players.") % {"name": created.name},
+            )
+            return redirect("td:players", created.pk)
+    return render(request, template, _settings_context(form, once), status=400)
+
+
+@td_required
+def settings(request, tournament_id):
+    tournament = get_tournament(tournament_id)
+    template = "tournament/td/tournaments/settings.html"
+    if selectors.first_draw_made(tournament):
+        context = {"tournament": tournament, "locked": True, "decisions": DECISIONS}
+        context["shown"] = _shown_settings(tournament)
+        if request.method == "POST":
+            context["refusal"] = _("Settings are fixed once the first draw is made.")
+            return render(request, template, context, status=400)
+        return render(request, template, context)
+    initial = registration.settings_of(tournament)
+    if request.method != "POST":
+        form = TournamentSettingsForm(initial=initial)
+        return render(request, template, _settings_context(form, OnceForm(), tournament=tournament))
+    form = TournamentSettingsForm(request.POST, initial=initial)
+    once, key = _bound_once(request, form)
+    if key is not None and form.is_valid():
+        try:
+            done = submit_once(
+                request,
+                key,
+                lambda: registration.update_settings(
+                    tournament=tournament, actor=request.user, **form.values()
+                ),
+            )
+        except ServiceError as error:
+            add_service_error(form, error)
+        else:
+            if done is ALREADY_DONE:
+                already_done(request)
+            else:
+                messages.success(request, _("Settings saved."))
+            return redirect(reverse("td:settings", args=[tournament.pk]))
+    return render(
+        request, template, _settings_context(form, once, tournament=tournament), status=400
+    )
+
+
+def _shown_settings(tournament):
+    """The settings as a TD reads them: (label, value, help, decisions) per setting."""
+    form = TournamentSettingsForm(initial=registration.settings_of(tournament))
+    field_decisions = _field_decisions()
+    shown = []
+    for name in form.Meta.fields:
+        field = form.fields[name]
+        value = getattr(tournament, name)
+        if name == "button_stays_in_fantasyland":
+            value = _("Yes") if value else _("No")
+        elif hasattr(tournament, f"get_{name}_display"):
+            value = getattr(tournament, f"get_{name}_display")()
+        chosen = VARIANT_HELP.get(name, {}).get(getattr(tournament, name))
+        shown.append(
+            {
+                "label": field.label,
+                "value": value,
+                "help": chosen or field.help_text,
+                "decisions": field_decisions.get(name, []),
+            }
+        )
+    return shown

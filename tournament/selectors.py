@@ -287,6 +287,17 @@ def td_tournament_list():
     return rows
 
 
+def form_submitted(key):
+    """Whether a TD form with this one-time key was already carried out: 1 query.
+
+    Checked before a form is validated against the database, so that a double
+    click is answered "already done" rather than "Anna is already registered".
+    """
+    from tournament.models import FormSubmission
+
+    return FormSubmission.objects.filter(key=key).exists()
+
+
 def first_draw_made(tournament):
     """Whether the tournament's first draw is made (settings and registration closed): 1 query."""
     return Level.objects.filter(tournament=tournament).exists()

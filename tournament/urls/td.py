@@ -22,10 +22,10 @@ urlpatterns = [
     path("new/", tournaments.create, name="tournament_create"),
     path(T + "settings/", tournaments.settings, name="settings"),
     # players.py: add one, paste a list, rename, withdraw
-    path(T + "players/", players.placeholder, name="players"),
-    path(T + "players/paste/", players.placeholder, name="players_paste"),
-    path(T + "players/<int:player_id>/rename/", players.placeholder, name="player_rename"),
-    path(T + "players/<int:player_id>/withdraw/", players.placeholder, name="player_withdraw"),
+    path(T + "players/", players.players, name="players"),
+    path(T + "players/paste/", players.paste, name="players_paste"),
+    path(T + "players/<int:player_id>/rename/", players.rename, name="player_rename"),
+    path(T + "players/<int:player_id>/withdraw/", players.withdraw, name="player_withdraw"),
     # draws.py: draw, level tables, redraw, projector, print, advance, standings
     path(T + "draw/", draws.draw, name="draw"),
     path(T + "levels/<int:level>/", draws.level, name="level"),

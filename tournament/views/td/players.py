@@ -1,10 +1,225 @@
-"""TD pages: players (being built)."""
+"""TD pages: the players of a tournament.
 
-from django.http import HttpResponse
+Add one, paste a list (all or none), rename, withdraw (with a confirmation). Adding
+and withdrawing close at the first draw; a name can always be corrected.
+"""
 
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from tournament import selectors
+from tournament.forms import PlayerForm, PlayerListForm, RenamePlayerForm
+from tournament.models import Player
+from tournament.services import registration
+from tournament.services.errors import ServiceError
 from tournament.views.access import td_required
+from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.td.tournaments import already_done, stale_form_message
+
+PAGE = "tournament/td/players/players.html"
+
+
+def _players_url(tournament, **query):
+    url = reverse("td:players", args=[tournament.pk])
+    if query:
+        url += "?" + "&".join(f"{name}={value}" for name, value in query.items())
+    return url
+
+
+def _closed_message():
+    return _("The first draw is made: players can no longer be added or withdrawn.")
+
+
+def _key(request, form, prefix=None):
+    """The POST's one-time key (a bound OnceForm), or None with the problem on `form`."""
+    once = OnceForm(request.POST, prefix=prefix)
+    if once.is_valid():
+        return once, once.cleaned_data["submission_key"]
+    form.add_error(None, stale_form_message())
+    return OnceForm(prefix=prefix), None
+
+
+def _page(request, tournament, *, status=200, add=None, paste=None, refusal=None):
+    roster = selectors.player_roster(tournament)
+    add_form, add_once = add or (PlayerForm(tournament=tournament), OnceForm(prefix="add"))
+    paste_form, paste_once = paste or (
+        PlayerListForm(tournament=tournament),
+        OnceForm(prefix="paste"),
+    )
+    if request.GET.get("added") and add is None:
+        add_form.fields["name"].widget.attrs["autofocus"] = True
+    context = {
+        "tournament": tournament,
+        "roster": roster,
+        "add_form": add_form,
+        "add_once": add_once,
+        "paste_form": paste_form,
+        "paste_once": paste_once,
+        "can_draw": not roster.drawn and roster.active >= 2,
+        "refusal": refusal,
+    }
+    return render(request, PAGE, context, status=status)
 
 
 @td_required
-def placeholder(request, *args, **kwargs):
-    return HttpResponse("Not built yet.", status=501)
+def players(request, tournament_id):
+    """The player list; a POST adds one player."""
+    tournament = get_tournament(tournament_id)
+    if request.method != "POST":
+        return _page(request, tournament)
+    if selectors.first_draw_made(tournament):
+        return _page(request, tournament, status=400, refusal=_closed_message())
+    form = PlayerForm(request.POST, tournament=tournament)
+    once, key = _key(request, form, prefix="add")
+    if key is not None and selectors.form_submitted(key):
+        already_done(request)
+        return redirect(_players_url(tournament))
+    if key is not None and form.is_valid():
+        name = form.cleaned_data["name"]
+        try:
+            player = submit_once(
+                request,
+                key,
+                lambda: registration.register_player(
+                    tournament=tournament, actor=request.user, name=name
+                ),
+            )
+        except ServiceError as error:
+            add_service_error(form, error)
+        else:
+            if player is ALREADY_DONE:
+                already_done(request)
+                return redirect(_players_url(tournament))
+            messages.success(
+                request,
+                _("%(name)s registered with start number %(number)d.")
+                % {"name": player.name, "number": player.number},
+            )
+            return redirect(_players_url(tournament, added=1))
+    return _page(request, tournament, status=400, add=(form, once))
+
+
+@td_required
+def paste(request, tournament_id):
+    """A pasted list, one name a line: every name registered, or none."""
+    tournament = get_tournament(tournament_id)
+    if request.method != "POST":
+        return redirect(_players_url(tournament))
+    if selectors.first_draw_made(tournament):
+        return _page(request, tournament, status=400, refusal=_closed_message())
+    form = PlayerListForm(request.POST, tournament=tournament)
+    once, key = _key(request, form, prefix="paste")
+    if key is not None and selectors.form_submitted(key):
+        already_done(request)
+        return redirect(_players_url(tournament))
+    if key is not None and form.is_valid():
+        names = form.cleaned_data["names"]
+
+        def register_all():
+            return [
+                registration.register_player(tournament=tournament, actor=request.user, name=n)
+                for n in names
+            ]
+
+        try:
+            registered = submit_once(request, key, register_all)
+        except ServiceError as error:
+            add_service_error(form, error)
+            form.add_error(None, _("Nothing from the list was registered."))
+        else:
+            if registered is ALREADY_DONE:
+                already_done(request)
+            else:
+                messages.success(
+                    request,
+                    _("Registered from the list: %(count)d (start numbers %(first)d to %(last)d).")
+                    % {
+                        "count": len(registered),
+                        "first": registered[0].number,
+                        "last": registered[-1].number,
+                    },
+                )
+            return redirect(_players_url(tournament))
+    return _page(request, tournament, status=400, paste=(form, once))
+
+
+def _player(tournament, player_id):
+    return get_object_or_404(Player, pk=player_id, tournament=tournament)
+
+
+@td_required
+def rename(request, tournament_id, player_id):
+    tournament = get_tournament(tournament_id)
+    player = _player(tournament, player_id)
+    player.tournament = tournament
+    template = "tournament/td/players/rename.html"
+    if request.method != "POST":
+        form = RenamePlayerForm(player=player)
+        context = {"tournament": tournament, "player": player, "form": form, "once": OnceForm()}
+        return render(request, template, context)
+    form = RenamePlayerForm(request.POST, player=player)
+    once, key = _key(request, form)
+    if key is not None and selectors.form_submitted(key):
+        already_done(request)
+        return redirect(_players_url(tournament))
+    if key is not None and form.is_valid():
+        name = form.cleaned_data["name"]
+        try:
+            done = submit_once(
+                request,
+                key,
+                lambda: registration.rename_player(player=player, actor=request.user, name=name),
+            )
+        except ServiceError as error:
+            add_service_error(form, error)
+        else:
+            if done is ALREADY_DONE:
+                already_done(request)
+            else:
+                messages.success(
+                    request,
+                    _("Start number %(number)d is now called %(name)s.")
+                    % {"number": done.number, "name": done.name},
+                )
+            return redirect(_players_url(tournament))
+    context = {"tournament": tournament, "player": player, "form": form, "once": once}
+    return render(request, template, context, status=400)
+
+
+@td_required
+def withdraw(request, tournament_id, player_id):
+    """A confirmation that names the player; its POST withdraws him (before the first draw)."""
+    tournament = get_tournament(tournament_id)
+    player = _player(tournament, player_id)
+    player.tournament = tournament
+    template = "tournament/td/players/withdraw.html"
+    context = {"tournament": tournament, "player": player, "once": OnceForm()}
+    if selectors.first_draw_made(tournament):
+        context["refusal"] = _closed_message()
+        return render(request, template, context, status=400 if request.method == "POST" else 200)
+    if player.withdrawn_at is not None and request.method != "POST":
+        context["refusal"] = _("%(name)s has already withdrawn.") % {"name": player.name}
+        return render(request, template, context)
+    if request.method != "POST":
+        return render(request, template, context)
+    form = OnceForm(request.POST)
+    if not form.is_valid():
+        context["refusal"] = stale_form_message()
+        return render(request, template, context, status=400)
+    try:
+        done = submit_once(
+            request,
+            form.cleaned_data["submission_key"],
+            lambda: registration.withdraw_player(player=player, actor=request.user),
+        )
+    except ServiceError as error:
+        context["refusal"] = str(error)
+        return render(request, template, context, status=400)
+    if done is ALREADY_DONE:
+        already_done(request)
+    else:
+        messages.success(request, _("%(name)s has withdrawn.") % {"name": player.name})
+    return redirect(_players_url(tournament))

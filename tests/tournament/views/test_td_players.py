@@ -1,0 +1,483 @@
+"""TD pages: the players of a tournament (list, add one, paste a list, rename, withdraw)."""
+
+import re
+import uuid
+
+import pytest
+from django.urls import reverse
+from django.utils.html import escape
+
+from tests.tournament.conftest import play
+from tournament.models import AuditEntry, FormSubmission, Player
+from tournament.services import draws, registration
+from tournament.services.errors import InvalidEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response):
+    return response.content.decode()
+
+
+def url(name, tournament, *args):
+    return reverse(f"td:{name}", args=[tournament.pk, *args])
+
+
+def add(client, tournament, name, key=None):
+    data = {"name": name, "add-submission_key": str(key or uuid.uuid4())}
+    return client.post(url("players", tournament), data)
+
+
+def paste(client, tournament, names, key=None):
+    data = {"names": names, "paste-submission_key": str(key or uuid.uuid4())}
+    return client.post(url("players_paste", tournament), data)
+
+
+def listed(html):
+    """The names in the player list, in the order shown."""
+    body = html.split('class="data player-table"', 1)[1]
+    return re.findall(r'<td class="player-name">(.*?)</td>', body)
+
+
+def statuses(html):
+    body = html.split('class="data player-table"', 1)[1]
+    rows = re.findall(r'<td class="player-name">(.*?)</td>\s*<td>\s*<span[^>]*>\s*(\w+)', body)
+    return dict(rows)
+
+
+def names_in_db(tournament):
+    return list(tournament.players.order_by("number").values_list("number", "name"))
+
+
+# ---------------------------------------------------------------- access
+
+
+@pytest.mark.parametrize(
+    "name,extra",
+    [("players", ()), ("players_paste", ()), ("player_rename", (1,)), ("player_withdraw", (1,))],
+)
+def test_anonymous_goes_to_login_and_non_staff_is_refused(
+    client, outsider, make_tournament, name, extra
+):
+    tournament = make_tournament(players=1)
+    target = url(name, tournament, *extra)
+    for method in (client.get, client.post):
+        response = method(target)
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login") + "?next=")
+    client.force_login(outsider)
+    assert client.get(target).status_code == 403
+    assert client.post(target, {"name": "Intruder", "names": "Intruder"}).status_code == 403
+    assert names_in_db(tournament) == [(1, "Anna")]
+    assert Player.objects.get().withdrawn_at is None
+
+
+def test_unknown_tournament_or_player_is_404(td_client, make_tournament):
+    other = make_tournament(players=2, name="Other")
+    tournament = make_tournament(players=1)
+    stranger = other.players.get(name="Bo")
+    assert td_client.get(reverse("td:players", args=[999])).status_code == 404
+    assert td_client.post(reverse("td:players_paste", args=[999])).status_code == 404
+    # A player of another tournament is not found through this one.
+    assert td_client.get(url("player_rename", tournament, stranger.pk)).status_code == 404
+    assert td_client.post(url("player_withdraw", tournament, stranger.pk)).status_code == 404
+    assert td_client.get(url("player_rename", tournament, 9999)).status_code == 404
+    stranger.refresh_from_db()
+    assert stranger.withdrawn_at is None
+
+
+# ---------------------------------------------------------------- the list
+
+
+def test_the_list_is_sorted_the_swedish_way_with_start_numbers(td_client, make_tournament):
+    tournament = make_tournament(players=["Östen", "Åsa", "Zara", "Ärla", "adam", "Émile"])
+    response = td_client.get(url("players", tournament))
+    html = text(response)
+    assert response.status_code == 200
+    # Worked out by hand: a-z first (É as E), then Å, Ä, Ö; case does not matter.
+    assert listed(html) == ["adam", "Émile", "Zara", "Åsa", "Ärla", "Östen"]
+    numbers = re.findall(r'<td class="num">(\d+)</td>\s*<td class="player-name">(.*?)</td>', html)
+    assert numbers == [
+        ("5", "adam"),
+        ("6", "Émile"),
+        ("3", "Zara"),
+        ("2", "Åsa"),
+        ("4", "Ärla"),
+        ("1", "Östen"),
+    ]
+    assert "Players: 6" in html
+    assert set(statuses(html).values()) == {"registered"}
+
+
+def test_withdrawn_players_are_listed_and_counted_apart(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=4)
+    registration.withdraw_player(player=tournament.players.get(name="Cia"), actor=td_user)
+    html = text(td_client.get(url("players", tournament)))
+    assert "Players: 3" in html and "withdrawn: 1" in html
+    assert statuses(html) == {
+        "Anna": "registered",
+        "Bo": "registered",
+        "Cia": "withdrawn",
+        "Dan": "registered",
+    }
+    # Only a registered player can be withdrawn; anyone can be renamed.
+    cia = tournament.players.get(name="Cia")
+    assert url("player_withdraw", tournament, cia.pk) not in html
+    assert url("player_rename", tournament, cia.pk) in html
+
+
+def test_after_the_draw_the_statuses_say_who_is_in_and_who_is_out(
+    td_client, td_user, make_tournament
+):
+    tournament = make_tournament(players=6)
+    registration.withdraw_player(player=tournament.players.get(name="Filip"), actor=td_user)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="status")
+    first, second = level.tables.order_by("number")
+    for _ in range(20):
+        play(first, 3, -1, -2) if first.seats.count() == 3 else play(first, 1, -1)
+    leader = first.seats.get(position=0).player.name
+    first.refresh_from_db()
+    assert first.is_over and first.winner.name == leader
+    html = text(td_client.get(url("players", tournament)))
+    shown = statuses(html)
+    assert shown.pop("Filip") == "withdrawn"
+    first_players = set(first.seats.values_list("player__name", flat=True))
+    for name, status in shown.items():
+        if name in first_players:
+            assert status == ("in" if name == leader else "out"), name
+        else:
+            assert status == "in", name  # the second table still plays
+    assert len(shown) == 5
+    # Registration is closed: the add, paste and withdraw forms give way to a note.
+    assert "The first draw is made: players can no longer be added or withdrawn." in html
+    assert 'id="add-player"' not in html and 'id="paste-players"' not in html
+    assert "/withdraw/" not in html
+    assert "/rename/" in html
+    assert url("draw", tournament) not in html
+
+
+def test_a_finished_tournament_shows_its_champion(td_client, td_user):
+    from tournament.autoplay import simulate
+
+    tournament = simulate(players=3, seed="champ", actor=td_user).tournament
+    html = text(td_client.get(url("players", tournament)))
+    shown = statuses(html)
+    assert shown[tournament.champion.name] == "champion"
+    assert sorted(shown.values()) == ["champion", "out", "out"]
+
+
+def test_a_disqualified_player_is_marked(td_client, td_user, make_tournament):
+    from tournament.services import penalties
+
+    tournament = make_tournament(players=3)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="dq")
+    bo = tournament.players.get(name="Bo")
+    for _ in range(3):
+        penalties.give_penalty(tournament=tournament, player=bo, kind="conduct", actor=td_user)
+    assert statuses(text(td_client.get(url("players", tournament))))["Bo"] == "disqualified"
+
+
+def test_the_draw_link_needs_two_players_and_no_draw(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=1)
+    html = text(td_client.get(url("players", tournament)))
+    assert url("draw", tournament) not in html
+    assert "A draw needs at least 2 players." in html
+    registration.register_player(tournament=tournament, actor=td_user, name="Bo")
+    html = text(td_client.get(url("players", tournament)))
+    assert f'href="{url("draw", tournament)}"' in html and "Go to the draw" in html
+    registration.withdraw_player(player=tournament.players.get(name="Bo"), actor=td_user)
+    assert url("draw", tournament) not in text(td_client.get(url("players", tournament)))
+
+
+def test_long_and_swedish_names_are_shown_whole_and_escaped(td_client, make_tournament):
+    long_name = "Å" + "ä" * 38 + " " + "Ö" * 39 + "é"  # 80 characters
+    assert len(long_name) == 80
+    tournament = make_tournament(players=[long_name, "<b>Bold</b> & Co"])
+    html = text(td_client.get(url("players", tournament)))
+    assert f'<td class="player-name">{long_name}</td>' in html
+    assert escape("<b>Bold</b> & Co") in html and "<b>Bold</b>" not in html
+
+
+@pytest.mark.parametrize("count", [9, 60])
+def test_the_page_costs_the_same_queries_at_any_size(
+    td_client, td_user, make_tournament, django_assert_num_queries, count
+):
+    from tournament.autoplay import player_names
+
+    tournament = make_tournament(players=player_names(count))
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="size")
+    # Session, user, tournament, players, seats.
+    with django_assert_num_queries(5):
+        response = td_client.get(url("players", tournament))
+    assert response.status_code == 200
+    assert len(listed(text(response))) == count
+
+
+# ---------------------------------------------------------------- add one
+
+
+def test_add_one_player_takes_the_next_start_number(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=2)
+    response = add(td_client, tournament, "  Örjan   Ek  ")
+    assert response.status_code == 302
+    assert response["Location"] == url("players", tournament) + "?added=1"
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo"), (3, "Örjan Ek")]
+    entry = AuditEntry.objects.filter(action="player.register").first()
+    assert entry.actor == td_user and entry.after == {"number": 3, "name": "Örjan Ek"}
+    page = td_client.get(response["Location"])
+    html = text(page)
+    assert "Örjan Ek registered with start number 3." in html
+    # Ready for the next name at once.
+    assert re.search(r'<input[^>]*name="name"[^>]*autofocus', html)
+
+
+def test_add_the_same_submission_twice_registers_once(td_client, make_tournament):
+    tournament = make_tournament(players=0)
+    key = uuid.uuid4()
+    assert add(td_client, tournament, "Anna", key).status_code == 302
+    second = add(td_client, tournament, "Anna", key)
+    assert second.status_code == 302 and second["Location"] == url("players", tournament)
+    assert names_in_db(tournament) == [(1, "Anna")]
+    assert "nothing was changed again" in text(td_client.get(second["Location"]))
+
+
+@pytest.mark.parametrize(
+    "typed,message",
+    [
+        ("ANNA", "Anna is already registered."),
+        ("   ", "Name must not be empty."),
+        ("x" * 81, "Name can have at most 80 characters (it has 81)."),
+    ],
+)
+def test_a_refused_name_is_shown_in_place_with_what_was_typed(
+    td_client, make_tournament, typed, message
+):
+    tournament = make_tournament(players=1)
+    response = add(td_client, tournament, typed)
+    html = text(response)
+    assert response.status_code == 400
+    assert 'role="alert"' in html and message in html
+    assert re.search(rf'<input[^>]*name="name"[^>]*value="{re.escape(typed)}"', html) or (
+        typed.strip() == "" and 'name="name"' in html
+    )
+    assert names_in_db(tournament) == [(1, "Anna")]
+    assert not FormSubmission.objects.exists()
+
+
+def test_add_after_the_draw_is_refused(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=2)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    response = add(td_client, tournament, "Late Larry")
+    assert response.status_code == 400
+    assert 'role="alert"' in text(response)
+    assert "players can no longer be added or withdrawn" in text(response)
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo")]
+
+
+def test_add_without_a_key_is_refused_and_keeps_the_name(td_client, make_tournament):
+    tournament = make_tournament(players=0)
+    response = td_client.post(url("players", tournament), {"name": "Keyless"})
+    assert response.status_code == 400
+    assert "This form is out of date" in text(response)
+    assert 'value="Keyless"' in text(response)
+    assert names_in_db(tournament) == []
+
+
+# ---------------------------------------------------------------- paste a list
+
+
+def test_a_pasted_list_registers_every_name_in_order(td_client, make_tournament):
+    tournament = make_tournament(players=["Anna"])
+    response = paste(td_client, tournament, "Östen\r\n\r\n  Åsa  \r\nÉmile Zola\r\n")
+    assert response.status_code == 302 and response["Location"] == url("players", tournament)
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Östen"), (3, "Åsa"), (4, "Émile Zola")]
+    html = text(td_client.get(response["Location"]))
+    assert "Registered from the list: 3 (start numbers 2 to 4)." in html
+    assert listed(html) == ["Anna", "Émile Zola", "Åsa", "Östen"]
+
+
+def test_a_list_with_errors_saves_nothing_and_keeps_the_text(td_client, make_tournament):
+    tournament = make_tournament(players=["Anna"])
+    long_name = "L" * 81
+    typed = f"Bo\n\nCia\nbo\n{long_name}\nanna\nDan"
+    key = uuid.uuid4()
+    response = paste(td_client, tournament, typed, key)
+    html = text(response)
+    assert response.status_code == 400
+    assert 'role="alert"' in html
+    # Each problem with its line number (blank lines count, and are skipped).
+    assert "Line 4: bo is already on line 1." in html
+    assert "Line 5 can have at most 80 characters (it has 81)." in html
+    assert "Line 6: Anna is already registered." in html
+    # The text is kept as typed, in the textarea, and nothing is saved.
+    textarea = re.search(r'<textarea[^>]*name="names"[^>]*>(.*?)</textarea>', html, re.S).group(1)
+    assert textarea.strip("\n") == typed
+    assert names_in_db(tournament) == [(1, "Anna")]
+    assert not FormSubmission.objects.exists()
+    # Corrected and sent again with the same key: registered.
+    fixed = paste(td_client, tournament, "Bo\n\nCia\nDan", key)
+    assert fixed.status_code == 302
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo"), (3, "Cia"), (4, "Dan")]
+
+
+def test_a_service_refusal_mid_list_keeps_none_of_it(td_client, make_tournament, monkeypatch):
+    tournament = make_tournament(players=["Anna"])
+    real = registration.register_player
+    calls = []
+
+    def refuse_the_third(**kwargs):
+        calls.append(kwargs["name"])
+        if len(calls) == 3:
+            raise InvalidEntry(f"{kwargs['name']} is already registered.")
+        return real(**kwargs)
+
+    monkeypatch.setattr(registration, "register_player", refuse_the_third)
+    typed = "Bo\nCia\nDan\nEva"
+    response = paste(td_client, tournament, typed)
+    html = text(response)
+    assert response.status_code == 400
+    assert calls == ["Bo", "Cia", "Dan"]
+    assert "Dan is already registered." in html
+    assert "Nothing from the list was registered." in html
+    assert typed in html
+    assert names_in_db(tournament) == [(1, "Anna")]
+    assert not AuditEntry.objects.filter(action="player.register", summary__contains="Bo")
+    assert not FormSubmission.objects.exists()
+
+
+def test_an_empty_list_is_refused(td_client, make_tournament):
+    tournament = make_tournament(players=0)
+    response = paste(td_client, tournament, "\n  \n")
+    assert response.status_code == 400
+    assert "Enter at least one name." in text(response)
+
+
+def test_the_same_list_sent_twice_registers_once(td_client, make_tournament):
+    tournament = make_tournament(players=0)
+    key = uuid.uuid4()
+    assert paste(td_client, tournament, "Anna\nBo", key).status_code == 302
+    assert paste(td_client, tournament, "Anna\nBo", key).status_code == 302
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo")]
+
+
+def test_paste_after_the_draw_is_refused(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=2)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    response = paste(td_client, tournament, "Cia\nDan")
+    assert response.status_code == 400
+    assert "players can no longer be added or withdrawn" in text(response)
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo")]
+
+
+def test_a_get_of_the_paste_url_goes_to_the_players_page(td_client, make_tournament):
+    tournament = make_tournament(players=0)
+    response = td_client.get(url("players_paste", tournament))
+    assert response.status_code == 302 and response["Location"] == url("players", tournament)
+
+
+# ---------------------------------------------------------------- rename
+
+
+def test_rename_shows_the_current_name_and_saves_the_new_one(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    bo = tournament.players.get(name="Bo")
+    target = url("player_rename", tournament, bo.pk)
+    page = text(td_client.get(target))
+    assert 'value="Bo"' in page and "Rename Bo (no. 2)" in page and "Save the name" in page
+    key = str(uuid.uuid4())
+    response = td_client.post(target, {"name": "Björn Borg", "submission_key": key})
+    assert response.status_code == 302 and response["Location"] == url("players", tournament)
+    bo.refresh_from_db()
+    assert bo.name == "Björn Borg" and bo.number == 2
+    entry = AuditEntry.objects.get(action="player.rename")
+    assert entry.before == {"name": "Bo"} and entry.after == {"name": "Björn Borg"}
+    assert "Start number 2 is now called Björn Borg." in text(td_client.get(response["Location"]))
+    # The same submission again changes nothing more.
+    again = td_client.post(target, {"name": "Björn Borg", "submission_key": key})
+    assert again.status_code == 302
+    assert AuditEntry.objects.filter(action="player.rename").count() == 1
+
+
+def test_rename_to_a_taken_name_is_refused_in_place(td_client, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    bo = tournament.players.get(name="Bo")
+    response = td_client.post(
+        url("player_rename", tournament, bo.pk),
+        {"name": "anna", "submission_key": str(uuid.uuid4())},
+    )
+    assert response.status_code == 400
+    assert "Anna is already registered." in text(response)
+    assert 'value="anna"' in text(response)
+    bo.refresh_from_db()
+    assert bo.name == "Bo"
+
+
+def test_rename_is_allowed_after_the_draw(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="typo")
+    bo = tournament.players.get(name="Bo")
+    response = td_client.post(
+        url("player_rename", tournament, bo.pk),
+        {"name": "Boo", "submission_key": str(uuid.uuid4())},
+    )
+    assert response.status_code == 302
+    bo.refresh_from_db()
+    assert bo.name == "Boo"
+
+
+# ---------------------------------------------------------------- withdraw
+
+
+def test_withdraw_asks_first_naming_the_player(td_client, make_tournament):
+    tournament = make_tournament(players=["Anna", "Åke Öberg"])
+    ake = tournament.players.get(name="Åke Öberg")
+    response = td_client.get(url("player_withdraw", tournament, ake.pk))
+    html = text(response)
+    assert response.status_code == 200
+    assert "Withdraw Åke Öberg (no. 2)?" in html
+    assert ">Withdraw Åke Öberg</button>" in html
+    ake.refresh_from_db()
+    assert ake.withdrawn_at is None  # asking changes nothing
+
+
+def test_withdraw_confirmed_once(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    bo = tournament.players.get(name="Bo")
+    target = url("player_withdraw", tournament, bo.pk)
+    key = str(uuid.uuid4())
+    response = td_client.post(target, {"submission_key": key})
+    assert response.status_code == 302 and response["Location"] == url("players", tournament)
+    bo.refresh_from_db()
+    assert bo.withdrawn_at is not None
+    assert "Bo has withdrawn." in text(td_client.get(response["Location"]))
+    again = td_client.post(target, {"submission_key": key})
+    assert again.status_code == 302
+    assert AuditEntry.objects.filter(action="player.withdraw").count() == 1
+    # A new submission for an already withdrawn player is refused by the service.
+    third = td_client.post(target, {"submission_key": str(uuid.uuid4())})
+    assert third.status_code == 400 and "Bo has already withdrawn." in text(third)
+    assert "Bo has already withdrawn." in text(td_client.get(target))
+
+
+def test_withdraw_without_a_key_is_refused(td_client, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    bo = tournament.players.get(name="Bo")
+    response = td_client.post(url("player_withdraw", tournament, bo.pk), {})
+    assert response.status_code == 400
+    bo.refresh_from_db()
+    assert bo.withdrawn_at is None
+
+
+def test_withdraw_after_the_draw_is_refused(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    bo = tournament.players.get(name="Bo")
+    target = url("player_withdraw", tournament, bo.pk)
+    page = td_client.get(target)
+    assert page.status_code == 200
+    assert "players can no longer be added or withdrawn" in text(page)
+    assert "<button" not in text(page).split("<main", 1)[1].split("</main>")[0]
+    response = td_client.post(target, {"submission_key": str(uuid.uuid4())})
+    assert response.status_code == 400 and 'role="alert"' in text(response)
+    bo.refresh_from_db()
+    assert bo.withdrawn_at is None

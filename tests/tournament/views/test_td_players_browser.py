@@ -1,0 +1,114 @@
+"""The players and settings pages on a 360 px phone: long and Swedish names never widen the page.
+
+The browser runs in a thread of its own, with its own Playwright: the session-wide one
+of tests/browser may be running in the main thread, and two cannot share a thread.
+"""
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tournament.services import registration
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _drive(steps):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+            return steps(context.new_page())
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def on_a_phone(live_server):
+    """Run `steps(page)` on a 360 px phone screen; assertions in it fail the test."""
+    if not CHROMIUM.exists():
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail("REQUIRE_BROWSER=1 but /usr/bin/chromium is missing")
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+
+    def run(steps):
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(_drive, steps).result(timeout=180)
+
+    return run
+
+
+LONG = "Åsa-Märta Östergren-Söderström-Élise-Lindqvist-Bergström-Wallenberg-Nordinääööåå"
+
+
+def log_in(page, live_server):
+    page.goto(live_server.url + "/accounts/login/?next=/td/")
+    page.get_by_label("Username").fill("tdphone")
+    page.get_by_label("Password").fill("secret-td-9")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(live_server.url + "/td/")
+
+
+def test_the_td_registers_players_on_a_phone_and_nothing_scrolls_sideways(
+    on_a_phone, live_server, django_user_model
+):
+    django_user_model.objects.create_user("tdphone", password="secret-td-9", is_staff=True)
+    on_a_phone(lambda page: register_players(page, live_server))
+
+
+def register_players(page, live_server):
+    log_in(page, live_server)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.get_by_role("link", name="New tournament").click()
+    page.get_by_label("Name", exact=True).fill("Malmö Open")
+    page.get_by_role("button", name="Create tournament").click()
+    page.wait_for_url("**/players/")
+    assert "Tournament Malmö Open created." in page.content()
+
+    page.get_by_label("Players, one name a line").fill(f"Östen\nÅsa\n\n{LONG}\nZara\nÄrla\n")
+    page.get_by_role("button", name="Register the list").click()
+    page.wait_for_load_state()
+    page.get_by_label("Name", exact=True).fill("Émile")
+    page.get_by_role("button", name="Add player").click()
+    page.wait_for_url("**/players/?added=1")
+    names = page.locator("td.player-name").all_inner_texts()
+    assert names == ["Émile", "Zara", "Åsa", LONG, "Ärla", "Östen"]
+    # An 80-character name wraps inside its cell: nothing wider than the phone.
+    assert len(LONG) == 80
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    long_cell = page.locator("td.player-name", has_text=LONG)
+    box = long_cell.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+
+    # Withdraw asks first, naming the player.
+    page.get_by_role("link", name="Withdraw Zara").click()
+    page.get_by_role("button", name="Withdraw Zara").click()
+    page.wait_for_url("**/players/")
+    assert "Zara has withdrawn." in page.content()
+
+    # The settings page fits too.
+    page.get_by_role("link", name="Settings").click()
+    assert page.get_by_label("Royalty table").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_rename_on_a_phone(on_a_phone, live_server, django_user_model):
+    td = django_user_model.objects.create_user("tdphone", password="secret-td-9", is_staff=True)
+    tournament = registration.create_tournament(actor=td, name="Cup")
+    registration.register_player(tournament=tournament, actor=td, name="Bo")
+    on_a_phone(lambda page: rename(page, live_server, tournament))
+
+
+def rename(page, live_server, tournament):
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/td/{tournament.pk}/players/")
+    page.get_by_role("link", name="Rename Bo").click()
+    page.get_by_label("Name", exact=True).fill("Björn Åberg")
+    page.get_by_role("button", name="Save the name").click()
+    page.wait_for_url("**/players/")
+    assert page.locator("td.player-name").all_inner_texts() == ["Björn Åberg"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

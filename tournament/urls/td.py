@@ -39,13 +39,13 @@ urlpatterns = [
     path(T, dashboard.placeholder, name="tournament"),
     path(T + "live/", dashboard.placeholder, name="live"),
     # tables.py: score card, hand entry, corrections, penalties, ties, calls
-    path(TABLE, tables.placeholder, name="table"),
-    path(TABLE + "hands/new/", tables.placeholder, name="hand_new"),
-    path(TABLE + "hands/<int:number>/correct/", tables.placeholder, name="hand_correct"),
-    path(TABLE + "penalties/new/", tables.placeholder, name="penalty_new"),
-    path(T + "penalties/<int:penalty_id>/rescind/", tables.placeholder, name="penalty_rescind"),
-    path(TABLE + "tie/", tables.placeholder, name="tie"),
-    path(TABLE + "call/clear/", tables.placeholder, name="call_clear"),
+    path(TABLE, tables.table, name="table"),
+    path(TABLE + "hands/new/", tables.hand_new, name="hand_new"),
+    path(TABLE + "hands/<int:number>/correct/", tables.hand_correct, name="hand_correct"),
+    path(TABLE + "penalties/new/", tables.penalty_new, name="penalty_new"),
+    path(T + "penalties/<int:penalty_id>/rescind/", tables.penalty_rescind, name="penalty_rescind"),
+    path(TABLE + "tie/", tables.tie, name="tie"),
+    path(TABLE + "call/clear/", tables.call_clear, name="call_clear"),
     # access.py: revisor link, QR code, short code, regenerate, printable table cards
     path(TABLE + "access/", access.table_access, name="table_access"),
     path(

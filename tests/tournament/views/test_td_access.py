@@ -208,3 +208,4 @@ def test_the_page_is_in_swedish_for_a_swedish_td(td_client, five):
     page = td_client.get(access_url(table)).content.decode()
     assert '<html lang="sv">' in page
     assert "Devices holding the old link" not in page
+    assert "Skapa ny länk och kod" in page and "Revisorns åtkomst, bord 1" in page

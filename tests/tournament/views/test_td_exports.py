@@ -143,7 +143,15 @@ def test_hands_csv(td_client, played):
 def test_csv_in_swedish_for_a_swedish_td(td_client, played):
     td_client.cookies["django_language"] = "sv"
     standings = rows_of(td_client.get(url("standings_csv", played)))
-    assert standings[0] == ["Placering", "Startnummer", "Namn", "Status", "Nivå", "Plats", "Poäng"]
+    assert standings[0] == [
+        "Placering",
+        "Startnummer",
+        "Namn",
+        "Status",
+        "Nivå",
+        "Bordsplacering",
+        "Poäng",
+    ]
     assert standings[1] == ["1", "3", "Ärla", "Mästare", "1", "1", "16"]
     assert standings[2][3] == "Ute"
     hand_rows = rows_of(td_client.get(url("hands_csv", played)))
@@ -215,6 +223,7 @@ def test_the_backup_download(td_client, played):
     )
 
 
+@pytest.mark.django_db(transaction=True)  # the database is flushed: no test transaction
 def test_backup_download_then_import_into_an_empty_database(td_client, played, django_user_model):
     exported = json.loads(td_client.get(url("backup", played)).content)
     empty_database(django_user_model)

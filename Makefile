@@ -45,6 +45,7 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_scoring.py
 	$(BIN)/python bench/bench_hands.py
+	$(BIN)/python bench/bench_revisor.py
 	$(BIN)/python bench/bench_pages.py
 
 # Needs GNU gettext (Debian: apt-get install gettext).

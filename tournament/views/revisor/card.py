@@ -43,7 +43,7 @@ class Card:
     state: object
     seats: list  # every seat, in seat order
     playing: list  # the seats that play the next hand
-    hands: list  # the last hands, newest first
+    hands: list  # the last hands, newest first: (number, [result or None per seat])
     open_call: object
     fantasyland_next: list  # names of the players who play the next hand in Fantasyland
     dealer: object  # the seat that deals the next hand
@@ -65,6 +65,15 @@ class Card:
         return [s.player for s in self.seats if s.id in self.state.tied_leader_ids]
 
 
+def _hand_rows(hands, seats):
+    """Each hand's results lined up with the seats (None where a seat did not play)."""
+    rows = []
+    for hand in hands:
+        results = {r.seat_id: r for r in hand.current_versions[0].results.all()}
+        rows.append((hand.number, [results.get(seat.id) for seat in seats]))
+    return rows
+
+
 def read_card(table):
     state, seats = cached_state(table)
     by_id = {seat.id: seat for seat in seats}
@@ -75,7 +84,7 @@ def read_card(table):
         state=state,
         seats=seats,
         playing=playing,
-        hands=selectors.last_hands(table),
+        hands=_hand_rows(selectors.last_hands(table), seats),
         open_call=calls.open_call(table),
         fantasyland_next=[s.player.name for s in playing if state.in_fantasyland[s.id]],
         dealer=next((s for s in seats if s.position == state.next_dealer_position), None),

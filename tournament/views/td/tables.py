@@ -1,10 +1,558 @@
-"""TD pages: tables (being built)."""
+"""TD pages: a table's page.
 
-from django.http import HttpResponse
+The full score card (a polled region: it updates itself as the revisor enters
+hands), the TD's own hand entry (the paper fallback: the same forms as the
+revisor's), corrections with their history, penalties with a confirmation that
+states the cost first, rescinding, settling a tie, and clearing a revisor's call.
 
+Every change is one service call; every refusal re-renders the page it came from
+with the form bound (nothing typed is lost) and the service's message, status 400.
+"""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tournament import selectors
+from tournament.forms import (
+    CorrectCardsForm,
+    CorrectPointsForm,
+    HandCardsForm,
+    HandPointsForm,
+    PenaltyForm,
+    RescindForm,
+    TieForm,
+)
+from tournament.models import Hand, HandVersion, Penalty, Player, Tournament
+from tournament.services import calls, hands, penalties
+from tournament.services.errors import HandConflict, ServiceError
 from tournament.views.access import td_required
+from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.polling import unchanged, vary_on_htmx
+from tournament.views.td.common import add_service_error, get_table, get_tournament
+
+TEMPLATE = "tournament/td/tables/table.html"
+CORRECT_TEMPLATE = "tournament/td/tables/correct.html"
+CONFIRM_TEMPLATE = "tournament/td/tables/penalty_confirm.html"
+RESCIND_TEMPLATE = "tournament/td/tables/rescind.html"
+
+POINTS, CARDS = HandVersion.Mode.POINTS, HandVersion.Mode.CARDS
+HAND_FORMS = {POINTS: HandPointsForm, CARDS: HandCardsForm}
+CORRECT_FORMS = {POINTS: CorrectPointsForm, CARDS: CorrectCardsForm}
+
+
+# ---------------------------------------------------------------- forms of this page
+
+
+class TablePenaltyForm(OnceForm, PenaltyForm):
+    """A penalty for one of this table's players still in, listed in seat order."""
+
+    def __init__(self, *args, table, **kwargs):
+        kwargs.setdefault("auto_id", "penalty_%s")  # unique ids beside the page's other forms
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(
+            tournament=self.tournament,
+            seats__table=table,
+            seats__left_after_hand__isnull=True,
+            withdrawn_at__isnull=True,
+            disqualified=False,
+        ).order_by("seats__position")
+
+
+class TieOnceForm(OnceForm, TieForm):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "tie_%s")
+        super().__init__(*args, **kwargs)
+
+
+class RescindOnceForm(OnceForm, RescindForm):
+    pass
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def entry_modes(tournament):
+    """The ways this tournament records a hand: points, cards, or both."""
+    if tournament.entry_mode == Tournament.EntryMode.EITHER:
+        return (POINTS, CARDS)
+    return (CARDS,) if tournament.entry_mode == Tournament.EntryMode.CARDS else (POINTS,)
+
+
+def chosen_mode(request, tournament, default=None):
+    """`?mode=cards` or `?mode=points` where the tournament allows it, else the default."""
+    modes = entry_modes(tournament)
+    for mode in (request.GET.get("mode"), default):
+        if mode in modes:
+            return mode
+    return modes[0]
+
+
+def mode_links(url, tournament, mode):
+    """The tabs between the points and the cards form ([] when only one is allowed)."""
+    modes = entry_modes(tournament)
+    if len(modes) < 2:
+        return []
+    labels = {POINTS: _("Enter points"), CARDS: _("Enter cards")}
+    return [
+        {"mode": m, "label": labels[m], "url": f"{url}?mode={m}", "current": m == mode}
+        for m in modes
+    ]
+
+
+def with_mode(url, tournament, mode):
+    """`url?mode=...` where the tournament takes both points and cards, else `url`."""
+    return f"{url}?mode={mode}" if len(entry_modes(tournament)) > 1 else url
+
+
+def safe_next(request, fallback):
+    """`next` (form field or query) when it is a local URL, else `fallback`."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return fallback
+
+
+def table_url(tournament, table, mode=None):
+    url = reverse("td:table", args=[tournament.pk, table.pk])
+    return f"{url}?mode={mode}" if mode else url
+
+
+def _card_context(tournament, table, card, token):
+    """What the polled region (the score card and the table's status) needs."""
+    return {
+        "tournament": tournament,
+        "table": table,
+        "card": card,
+        "rev": token,
+        "can_correct": card.in_play,
+        "poll_url": reverse("td:table", args=[tournament.pk, table.pk]),
+        "call_form": OnceForm(auto_id="call_%s"),
+    }
+
+
+def render_page(
+    request,
+    tournament,
+    table,
+    *,
+    status=200,
+    mode=None,
+    hand_form=None,
+    penalty_form=None,
+    tie_form=None,
+    page_errors=(),
+    after_error=None,
+):
+    """The whole table page, read afresh, with any bound form given in its place."""
+    token = selectors.revision_token(tournament.pk)  # first: never newer than the card
+    card = selectors.score_card(table)
+    mode = mode or chosen_mode(request, tournament)
+    page_errors = list(page_errors)
+    if hand_form is not None and not card.accepts_hands:
+        # The table cannot take a hand any more: the refusal goes to the top of the page.
+        page_errors.extend(hand_form.non_field_errors())
+        hand_form = None
+    if hand_form is None and card.accepts_hands:
+        hand_form = HAND_FORMS[mode](seats=card.active_seats, hand_number=card.next_hand)
+    if penalty_form is not None and not card.in_play:
+        page_errors.extend(penalty_form.non_field_errors())
+        penalty_form = None
+    if penalty_form is None and card.in_play:
+        penalty_form = TablePenaltyForm(tournament=tournament, table=table)
+    if tie_form is not None and not card.tied_leaders:
+        page_errors.extend(tie_form.non_field_errors())
+        tie_form = None
+    if tie_form is None and card.in_play and card.tied_leaders:
+        tie_form = TieOnceForm(leaders=card.tied_leaders)
+    url = reverse("td:table", args=[tournament.pk, table.pk])
+    context = {
+        **_card_context(tournament, table, card, token),
+        "mode": mode,
+        "modes": mode_links(url, tournament, mode),
+        "hand_form": hand_form,
+        "hand_action": with_mode(
+            reverse("td:hand_new", args=[tournament.pk, table.pk]), tournament, mode
+        ),
+        "hand_number": hand_form["hand_number"].value() if hand_form is not None else None,
+        "fl_positions": [s.position for s in card.next_fantasyland],
+        "cards_help": mode == CARDS,
+        "penalty_form": penalty_form,
+        "tie_form": tie_form,
+        "page_errors": page_errors,
+        "after_error": after_error,
+    }
+    return vary_on_htmx(render(request, TEMPLATE, context, status=status))
+
+
+def _tables(tournament_id, table_id):
+    tournament = get_tournament(tournament_id)
+    return tournament, get_table(tournament, table_id)
+
+
+# ---------------------------------------------------------------- the page
 
 
 @td_required
-def placeholder(request, *args, **kwargs):
-    return HttpResponse("Not built yet.", status=501)
+@require_GET
+def table(request, tournament_id, table_id):
+    """The table page; for the poll (htmx, `?rev=`) its score card region, or 204."""
+    if request.htmx:
+        token = selectors.revision_token(tournament_id)
+        if token is not None and (response := unchanged(request, token)) is not None:
+            return response
+        tournament, table = _tables(tournament_id, table_id)
+        card = selectors.score_card(table)
+        context = _card_context(tournament, table, card, token)
+        return vary_on_htmx(render(request, f"{TEMPLATE}#card", context))
+    tournament, table = _tables(tournament_id, table_id)
+    return render_page(request, tournament, table)
+
+
+# ---------------------------------------------------------------- hand entry
+
+
+@td_required
+def hand_new(request, tournament_id, table_id):
+    """The TD records the next hand (as points or as cards), for a table on paper."""
+    tournament, table = _tables(tournament_id, table_id)
+    mode = chosen_mode(request, tournament)
+    if request.method != "POST":
+        return redirect(table_url(tournament, table, mode if mode == CARDS else None))
+    card = selectors.score_card(table)
+    form = HAND_FORMS[mode](request.POST, seats=card.active_seats)
+    if not form.is_valid():
+        return render_page(request, tournament, table, status=400, mode=mode, hand_form=form)
+    try:
+        recorded = hands.record_hand(table=table, actor=request.user, **form.service_kwargs())
+    except HandConflict as error:
+        add_service_error(form, error)
+        number = form.cleaned_data["hand_number"]
+        return render_page(
+            request,
+            tournament,
+            table,
+            status=400,
+            mode=mode,
+            hand_form=form,
+            after_error={"conflict": True, "number": number},
+        )
+    except ServiceError as error:
+        add_service_error(form, error)
+        return render_page(request, tournament, table, status=400, mode=mode, hand_form=form)
+    number = recorded.hand.number
+    if recorded.created:
+        messages.success(request, _("Hand %(hand)d recorded.") % {"hand": number})
+    else:
+        messages.info(
+            request,
+            _("Hand %(hand)d was already recorded from this form: nothing was recorded twice.")
+            % {"hand": number},
+        )
+    return redirect(table_url(tournament, table, mode if mode == CARDS else None))
+
+
+# ---------------------------------------------------------------- corrections
+
+
+def _initial(version, mode):
+    """A hand version's content as the correction form's initial values."""
+    initial = {}
+    for result in version.results.all():
+        position = result.seat.position
+        if mode == POINTS:
+            initial[f"points_{position}"] = result.points
+            initial[f"fantasyland_{position}"] = result.fantasyland_next
+        elif version.mode == CARDS:
+            for row in ("front", "middle", "back"):
+                initial[f"{row}_{position}"] = getattr(result, row)
+    return initial
+
+
+@td_required
+def hand_correct(request, tournament_id, table_id, number):
+    """The TD corrects a recorded hand: its content prefilled, a reason required."""
+    tournament, table = _tables(tournament_id, table_id)
+    hand = get_object_or_404(Hand, table=table, number=number)
+    history = selectors.hand_history(hand)
+    current = next(v for v in history if v.superseded_at is None)
+    seats = [result.seat for result in current.results.all()]
+    mode = chosen_mode(request, tournament, default=current.mode)
+    form_class = CORRECT_FORMS[mode]
+    in_play = table.draw.superseded_at is None and table.level.closed_at is None
+    status = 200
+    if request.method == "POST":
+        form = form_class(request.POST, seats=seats)
+        if form.is_valid():
+            if form.cleaned_data["hand_number"] != hand.number:
+                form.add_error(None, _("This form was for another hand; reload the page."))
+            else:
+                try:
+                    recorded = hands.correct_hand(
+                        hand=hand, actor=request.user, **form.service_kwargs()
+                    )
+                except ServiceError as error:
+                    add_service_error(form, error)
+                else:
+                    if recorded.created:
+                        messages.success(
+                            request,
+                            _("Hand %(hand)d corrected.") % {"hand": hand.number},
+                        )
+                    else:
+                        messages.info(
+                            request,
+                            _("This correction of hand %(hand)d was already saved.")
+                            % {"hand": hand.number},
+                        )
+                    return redirect(table_url(tournament, table))
+        status = 400
+    else:
+        form = form_class(seats=seats, hand_number=hand.number, initial=_initial(current, mode))
+    url = reverse("td:hand_correct", args=[tournament.pk, table.pk, hand.number])
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "hand": hand,
+        "history": history,
+        "current": current,
+        "form": form,
+        "mode": mode,
+        "modes": mode_links(url, tournament, mode),
+        "action": with_mode(url, tournament, mode),
+        "in_play": in_play,
+        "same_mode": mode == current.mode,
+        "fl_positions": [r.seat.position for r in current.results.all() if r.in_fantasyland],
+        "cards_help": mode == CARDS,
+    }
+    return render(request, CORRECT_TEMPLATE, context, status=status)
+
+
+# ---------------------------------------------------------------- penalties
+
+
+def cost_text(cost):
+    """The cost of a penalty in words: "2nd warning: 35 points", "3rd warning: disqualified"."""
+    number, points = cost.warning_number, cost.points
+    if cost.disqualifies:
+        if points:
+            return _("3rd warning: %(points)d points and disqualified") % {"points": points}
+        return _("3rd warning: disqualified")
+    if number == 1:
+        if points:
+            return _("1st warning: %(points)d points") % {"points": points}
+        return _("1st warning: no points")
+    if points:
+        return _("2nd warning: %(points)d points") % {"points": points}
+    return _("2nd warning: no points")
+
+
+@td_required
+@require_POST
+def penalty_new(request, tournament_id, table_id):
+    """Step 1 (the table page's form): state the cost; step 2 (`confirm`): give it."""
+    tournament, table = _tables(tournament_id, table_id)
+    form = TablePenaltyForm(request.POST, tournament=tournament, table=table)
+    in_play = table.draw.superseded_at is None and table.level.closed_at is None
+    if not in_play:
+        form.is_valid()
+        form.add_error(
+            None,
+            _("This table is no longer in play: give the penalty at the player's current table."),
+        )
+        return render_page(request, tournament, table, status=400, penalty_form=form)
+    if not form.is_valid():
+        return render_page(request, tournament, table, status=400, penalty_form=form)
+    if "edit" in request.POST:  # back from the confirmation to change it: nothing lost
+        return render_page(request, tournament, table, penalty_form=form)
+    player, kind = form.cleaned_data["player"], form.cleaned_data["kind"]
+    cost = selectors.penalty_cost(player, kind)
+    if "confirm" in request.POST:
+        stated = request.POST.get("warning_number")
+        if stated != str(cost.warning_number):
+            # Another warning came or went since the cost was stated: state it again.
+            return _confirm(
+                request,
+                tournament,
+                table,
+                form,
+                cost,
+                changed=True,
+                status=400,
+            )
+        try:
+            result = submit_once(
+                request,
+                form.cleaned_data["submission_key"],
+                lambda: penalties.give_penalty(actor=request.user, **form.service_kwargs()),
+            )
+        except ServiceError as error:
+            add_service_error(form, error)
+            return render_page(request, tournament, table, status=400, penalty_form=form)
+        if result is ALREADY_DONE:
+            messages.info(request, _("This penalty was already given: nothing was given twice."))
+        else:
+            messages.success(
+                request,
+                _("Penalty given to %(name)s: %(cost)s.")
+                % {"name": player.name, "cost": cost_text(_priced(result, cost))},
+            )
+        return redirect(table_url(tournament, table) + "#penalties")
+    return _confirm(request, tournament, table, form, cost)
+
+
+def _priced(penalty, cost):
+    """The cost as given (the service's numbers), to say what was done."""
+    return selectors.PenaltyCost(
+        warning_number=penalty.warning_number or cost.warning_number,
+        points=penalty.points,
+        disqualifies=penalty.player.disqualified,
+        table=penalty.table,
+    )
+
+
+def _confirm(request, tournament, table, form, cost, *, changed=False, status=200):
+    player = form.cleaned_data["player"]
+    seat = next((s for s in table.seats.all() if s.player_id == player.pk), None)
+    at_this_table = cost.table is not None and cost.table.pk == table.pk
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "form": form,
+        "player": player,
+        "kind_label": dict(Penalty.Kind.choices)[form.cleaned_data["kind"]],
+        "cost": cost,
+        "cost_text": cost_text(cost),
+        "seat": seat,
+        "at_this_table": at_this_table,
+        "total_after": seat.total - cost.points if seat is not None else None,
+        "changed": changed,
+    }
+    return render(request, CONFIRM_TEMPLATE, context, status=status)
+
+
+@td_required
+def penalty_rescind(request, tournament_id, penalty_id):
+    """Rescind a penalty, with a reason; it stays on record, marked."""
+    tournament = get_tournament(tournament_id)
+    penalty = get_object_or_404(
+        Penalty.objects.select_related("player", "table__level", "created_by", "rescinded_by"),
+        pk=penalty_id,
+        tournament=tournament,
+    )
+    if penalty.table_id is not None:
+        fallback = table_url(tournament, penalty.table) + "#penalties"
+    else:
+        fallback = reverse("td:tournament", args=[tournament.pk])
+    back = safe_next(request, fallback)
+    status = 200
+    if request.method == "POST":
+        form = RescindOnceForm(request.POST)
+        if form.is_valid():
+            try:
+                result = submit_once(
+                    request,
+                    form.cleaned_data["submission_key"],
+                    lambda: penalties.rescind_penalty(
+                        penalty=penalty, actor=request.user, **form.service_kwargs()
+                    ),
+                )
+            except ServiceError as error:
+                add_service_error(form, error)
+            else:
+                if result is ALREADY_DONE:
+                    messages.info(request, _("This penalty was already rescinded."))
+                else:
+                    messages.success(
+                        request,
+                        _("%(name)s's penalty is rescinded.") % {"name": penalty.player.name},
+                    )
+                return redirect(back)
+        status = 400
+    else:
+        form = RescindOnceForm()
+    context = {
+        "tournament": tournament,
+        "penalty": penalty,
+        "where": penalties.where_deducted(penalty),
+        "form": form,
+        "back": back,
+    }
+    return render(request, RESCIND_TEMPLATE, context, status=status)
+
+
+# ---------------------------------------------------------------- ties and calls
+
+
+@td_required
+def tie(request, tournament_id, table_id):
+    """Settle a tie for first (POST); a GET goes to the table page's tie section."""
+    tournament, table = _tables(tournament_id, table_id)
+    if request.method != "POST":
+        return redirect(table_url(tournament, table) + "#tie")
+    card = selectors.score_card(table)
+    form = TieOnceForm(request.POST, leaders=card.tied_leaders)
+    if not card.tied_leaders:
+        form.is_valid()
+        form.add_error(
+            None,
+            _("Table %(table)d has no tie for first to settle.") % {"table": table.number},
+        )
+        return render_page(request, tournament, table, status=400, tie_form=form)
+    if not form.is_valid():
+        return render_page(request, tournament, table, status=400, tie_form=form)
+    try:
+        result = submit_once(
+            request,
+            form.cleaned_data["submission_key"],
+            lambda: hands.settle_tie(table=table, actor=request.user, **form.service_kwargs()),
+        )
+    except ServiceError as error:
+        add_service_error(form, error)
+        return render_page(request, tournament, table, status=400, tie_form=form)
+    if result is ALREADY_DONE:
+        messages.info(request, _("This tie was already settled."))
+    else:
+        messages.success(
+            request,
+            _("Tie settled: %(name)s wins table %(table)d.")
+            % {"name": form.cleaned_data["winner"].name, "table": table.number},
+        )
+    return redirect(table_url(tournament, table))
+
+
+@td_required
+@require_POST
+def call_clear(request, tournament_id, table_id):
+    """The TD has dealt with the revisor's call; back to `next` or the table page."""
+    tournament, table = _tables(tournament_id, table_id)
+    back = safe_next(request, table_url(tournament, table))
+    form = OnceForm(request.POST)
+    if not form.is_valid():
+        return render_page(
+            request,
+            tournament,
+            table,
+            status=400,
+            page_errors=[_("The form was incomplete; reload the page and try again.")],
+        )
+    try:
+        result = submit_once(
+            request,
+            form.cleaned_data["submission_key"],
+            lambda: calls.clear_call(table=table, actor=request.user),
+        )
+    except ServiceError as error:
+        return render_page(request, tournament, table, status=400, page_errors=[str(error)])
+    if result is ALREADY_DONE:
+        messages.info(request, _("This call was already cleared."))
+    else:
+        messages.success(
+            request, _("The call at table %(table)d is cleared.") % {"table": table.number}
+        )
+    return redirect(back)

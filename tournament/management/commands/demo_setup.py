@@ -81,13 +81,13 @@ class Command(BaseCommand):
             dashboard = DEMO_ADDRESS + reverse("td:tournament", args=[tournament.pk])
             self.stdout.write(
                 f"{tournament.name}: the TD's live dashboard is {dashboard}\n"
-                "Revisor links (open one on a phone, or go to "
+                "Revisor links (open one in a second browser or a phone-sized window, or go to "
                 f"{DEMO_ADDRESS}{reverse('revisor:code')} and type the table's code):"
             )
             for table in tables:
                 link = DEMO_ADDRESS + reverse("revisor:link", args=[table.revisor_key])
                 players = ", ".join(seat.player.name for seat in table.seats.all())
-                over = " - over" if table.is_over else ""
+                over = "; over" if table.is_over else ""
                 self.stdout.write(
                     f"  Level {table.level.number} table {table.number} ({players}{over}):\n"
                     f"    {link}  code {table.revisor_code}"

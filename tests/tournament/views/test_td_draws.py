@@ -412,3 +412,17 @@ def test_a_withdrawn_player_is_not_drawn(td_client, td_user, make_tournament):
     registration.withdraw_player(player=tournament.players.get(name="Dan"), actor=td_user)
     html = td_client.get(url("td:draw", tournament)).content.decode()
     assert "3 players → 1 table" in html and "1 × table of 3" in html
+
+
+def test_the_pages_speak_swedish(td_client, td_user, drawn):
+    sv = {"Accept-Language": "sv"}
+    html = td_client.get(url("td:level", drawn, 1), headers=sv).content.decode()
+    assert "Nivå 1" in html and ">Gör om lottningen</button>" in html
+    assert "Motivering till att lottningen görs om" in html
+    play(Table.objects.get(level__tournament=drawn, number=2), 2, -2, actor=td_user)
+    html = td_client.get(url("td:level", drawn, 1), headers=sv).content.decode()
+    assert "Lottningen är låst: nivåns första hand är registrerad" in html
+    projector = td_client.get(url("td:level_projector", drawn, 1), headers=sv).content.decode()
+    assert "Nivå 1: hitta din plats" in projector and "Bord 3 · Plats 1" in projector
+    standings = td_client.get(url("td:standings", drawn), headers=sv).content.decode()
+    assert "Placering vid bordet" in standings and ">Kvar</span>" in standings

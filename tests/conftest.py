@@ -1,3 +1,6 @@
+import os
+from pathlib import Path
+
 import pytest
 
 
@@ -17,3 +20,47 @@ def outsider(django_user_model):
 def td_client(client, td_user):
     client.force_login(td_user)
     return client
+
+
+# ---------------------------------------------------------------- browser (Playwright)
+# Playwright driving Debian's chromium (never a downloaded browser), for any test module.
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Playwright's sync API runs an event loop in this thread; Django's ORM calls made by the
+# test itself (fixtures, assertions) are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(
+                "REQUIRE_BROWSER=1 but /usr/bin/chromium is missing (apt-get install chromium)"
+            )
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone_page(chromium_browser, live_server):
+    """A 360 px wide phone screen."""
+    context = chromium_browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    page = context.new_page()
+    yield page
+    context.close()

@@ -1,45 +1,10 @@
-"""The players and settings pages on a 360 px phone: long and Swedish names never widen the page.
-
-The browser runs in a thread of its own, with its own Playwright: the session-wide one
-of tests/browser may be running in the main thread, and two cannot share a thread.
-"""
-
-import os
-from concurrent.futures import ThreadPoolExecutor
+"""The players and settings pages on a 360 px phone: long and Swedish names never widen the page."""
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
 from tournament.services import registration
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _drive(steps):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
-            return steps(context.new_page())
-        finally:
-            browser.close()
-
-
-@pytest.fixture
-def on_a_phone(live_server):
-    """Run `steps(page)` on a 360 px phone screen; assertions in it fail the test."""
-    if not CHROMIUM.exists():
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail("REQUIRE_BROWSER=1 but /usr/bin/chromium is missing")
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
-
-    def run(steps):
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(_drive, steps).result(timeout=180)
-
-    return run
 
 
 LONG = "Åsa-Märta Östergren-Söderström-Élise-Lindqvist-Bergström-Wallenberg-Nordinääööåå"
@@ -54,10 +19,10 @@ def log_in(page, live_server):
 
 
 def test_the_td_registers_players_on_a_phone_and_nothing_scrolls_sideways(
-    on_a_phone, live_server, django_user_model
+    phone_page, live_server, django_user_model
 ):
     django_user_model.objects.create_user("tdphone", password="secret-td-9", is_staff=True)
-    on_a_phone(lambda page: register_players(page, live_server))
+    register_players(phone_page, live_server)
 
 
 def register_players(page, live_server):
@@ -96,11 +61,11 @@ def register_players(page, live_server):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
-def test_rename_on_a_phone(on_a_phone, live_server, django_user_model):
+def test_rename_on_a_phone(phone_page, live_server, django_user_model):
     td = django_user_model.objects.create_user("tdphone", password="secret-td-9", is_staff=True)
     tournament = registration.create_tournament(actor=td, name="Cup")
     registration.register_player(tournament=tournament, actor=td, name="Bo")
-    on_a_phone(lambda page: rename(page, live_server, tournament))
+    rename(phone_page, live_server, tournament)
 
 
 def rename(page, live_server, tournament):

@@ -9,6 +9,8 @@ Every change is one service call; every refusal re-renders the page it came from
 with the form bound (nothing typed is lost) and the service's message, status 400.
 """
 
+import uuid
+
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -116,6 +118,24 @@ def safe_next(request, fallback):
     ):
         return target
     return fallback
+
+
+def replayed(request):
+    """A once-only form sent again whose change is made: answered before the checks that
+    would now refuse it (the tie is settled, the player disqualified)."""
+    try:
+        key = uuid.UUID(request.POST.get("submission_key", ""))
+    except ValueError:
+        return False
+    return selectors.form_submitted(key)
+
+
+class CostChanged(Exception):
+    """The player's warnings changed since the confirmation stated the cost."""
+
+    def __init__(self, cost):
+        super().__init__()
+        self.cost = cost
 
 
 def table_url(tournament, table, mode=None):
@@ -357,6 +377,9 @@ def cost_text(cost):
 def penalty_new(request, tournament_id, table_id):
     """Step 1 (the table page's form): state the cost; step 2 (`confirm`): give it."""
     tournament, table = _tables(tournament_id, table_id)
+    if "confirm" in request.POST and replayed(request):
+        messages.info(request, _("This penalty was already given: nothing was given twice."))
+        return redirect(table_url(tournament, table) + "#penalties")
     form = TablePenaltyForm(request.POST, tournament=tournament, table=table)
     in_play = table.draw.superseded_at is None and table.level.closed_at is None
     if not in_play:
@@ -371,45 +394,39 @@ def penalty_new(request, tournament_id, table_id):
     if "edit" in request.POST:  # back from the confirmation to change it: nothing lost
         return render_page(request, tournament, table, penalty_form=form)
     player, kind = form.cleaned_data["player"], form.cleaned_data["kind"]
-    cost = selectors.penalty_cost(player, kind)
-    if "confirm" in request.POST:
-        stated = request.POST.get("warning_number")
+    if "confirm" not in request.POST:
+        return _confirm(request, tournament, table, form, selectors.penalty_cost(player, kind))
+    stated = request.POST.get("warning_number")
+
+    def give():
+        # Checked with the key kept: a cost that moved since it was stated gives nothing.
+        cost = selectors.penalty_cost(player, kind)
         if stated != str(cost.warning_number):
-            # Another warning came or went since the cost was stated: state it again.
-            return _confirm(
-                request,
-                tournament,
-                table,
-                form,
-                cost,
-                changed=True,
-                status=400,
-            )
-        try:
-            result = submit_once(
-                request,
-                form.cleaned_data["submission_key"],
-                lambda: penalties.give_penalty(actor=request.user, **form.service_kwargs()),
-            )
-        except ServiceError as error:
-            add_service_error(form, error)
-            return render_page(request, tournament, table, status=400, penalty_form=form)
-        if result is ALREADY_DONE:
-            messages.info(request, _("This penalty was already given: nothing was given twice."))
-        else:
-            messages.success(
-                request,
-                _("Penalty given to %(name)s: %(cost)s.")
-                % {"name": player.name, "cost": cost_text(_priced(result, cost))},
-            )
-        return redirect(table_url(tournament, table) + "#penalties")
-    return _confirm(request, tournament, table, form, cost)
+            raise CostChanged(cost)
+        return penalties.give_penalty(actor=request.user, **form.service_kwargs())
+
+    try:
+        result = submit_once(request, form.cleaned_data["submission_key"], give)
+    except CostChanged as changed:
+        return _confirm(request, tournament, table, form, changed.cost, changed=True, status=400)
+    except ServiceError as error:
+        add_service_error(form, error)
+        return render_page(request, tournament, table, status=400, penalty_form=form)
+    if result is ALREADY_DONE:
+        messages.info(request, _("This penalty was already given: nothing was given twice."))
+    else:
+        messages.success(
+            request,
+            _("Penalty given to %(name)s: %(cost)s.")
+            % {"name": player.name, "cost": cost_text(_priced(result))},
+        )
+    return redirect(table_url(tournament, table) + "#penalties")
 
 
-def _priced(penalty, cost):
+def _priced(penalty):
     """The cost as given (the service's numbers), to say what was done."""
     return selectors.PenaltyCost(
-        warning_number=penalty.warning_number or cost.warning_number,
+        warning_number=penalty.warning_number,
         points=penalty.points,
         disqualifies=penalty.player.disqualified,
         table=penalty.table,
@@ -495,6 +512,9 @@ def tie(request, tournament_id, table_id):
     tournament, table = _tables(tournament_id, table_id)
     if request.method != "POST":
         return redirect(table_url(tournament, table) + "#tie")
+    if replayed(request):
+        messages.info(request, _("This tie was already settled."))
+        return redirect(table_url(tournament, table))
     card = selectors.score_card(table)
     form = TieOnceForm(request.POST, leaders=card.tied_leaders)
     if not card.tied_leaders:

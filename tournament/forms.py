@@ -716,3 +716,71 @@ class ImportForm(forms.Form):
     def data_from_file(self):
         """The backup's content, parsed (after is_valid())."""
         return self.backup_data
+
+
+class AuditFilterForm(forms.Form):
+    """The audit log's filters, sent with GET: a table, a player, a kind of action.
+
+    `selectors.audit_entries(tournament, **form.selector_kwargs())` (after is_valid()).
+    """
+
+    KINDS = (
+        ("hand", _("Hands and corrections")),
+        ("penalty", _("Penalties")),
+        ("draw", _("Draws")),
+        ("tie", _("Tie settlements")),
+        ("player", _("Players")),
+        ("tournament", _("Tournament")),
+        ("table", _("Calls and revisor access")),
+    )
+
+    table = forms.ChoiceField(
+        label=_("Table"), required=False, error_messages=_choice_messages(_("Table"))
+    )
+    player = forms.ChoiceField(
+        label=_("Player"), required=False, error_messages=_choice_messages(_("Player"))
+    )
+    kind = forms.ChoiceField(
+        label=_("Kind"),
+        required=False,
+        choices=[("", _("Every kind")), *KINDS],
+        error_messages=_choice_messages(_("Kind")),
+    )
+
+    def __init__(self, *args, tournament, tables, **kwargs):
+        """`tables`: (level number, table number) pairs, e.g. `selectors.audit_tables()`."""
+        from tournament.text import swedish_sort_key
+
+        super().__init__(*args, **kwargs)
+        self.fields["table"].choices = [
+            ("", _("Every table")),
+            *(
+                (
+                    f"{level}-{number}",
+                    lazy_format(_("Level %(level)s, table %(table)s"), level=level, table=number),
+                )
+                for level, number in tables
+            ),
+        ]
+        players = sorted(
+            Player.objects.filter(tournament=tournament), key=lambda p: swedish_sort_key(p.name)
+        )
+        self.players = {str(p.pk): p for p in players}
+        self.fields["player"].choices = [
+            ("", _("Every player")),
+            *((key, p.name) for key, p in self.players.items()),
+        ]
+
+    def clean_table(self):
+        value = self.cleaned_data["table"]
+        if not value:
+            return None
+        level, number = value.split("-")
+        return int(level), int(number)
+
+    def clean_player(self):
+        value = self.cleaned_data["player"]
+        return self.players[value] if value else None
+
+    def selector_kwargs(self):
+        return {name: self.cleaned_data[name] or None for name in ("table", "player", "kind")}

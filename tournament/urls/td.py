@@ -36,8 +36,8 @@ urlpatterns = [
     path(T + "standings/", draws.standings, name="standings"),
     path(T + "standings/projector/", draws.standings_projector, name="standings_projector"),
     # dashboard.py: the live dashboard of the current level and its polled region
-    path(T, dashboard.placeholder, name="tournament"),
-    path(T + "live/", dashboard.placeholder, name="live"),
+    path(T, dashboard.tournament, name="tournament"),
+    path(T + "live/", dashboard.live, name="live"),
     # tables.py: score card, hand entry, corrections, penalties, ties, calls
     path(TABLE, tables.table, name="table"),
     path(TABLE + "hands/new/", tables.hand_new, name="hand_new"),
@@ -60,5 +60,5 @@ urlpatterns = [
     path(T + "standings.csv", exports.standings_csv, name="standings_csv"),
     path(T + "hands.csv", exports.hands_csv, name="hands_csv"),
     # audit.py: every action, newest first, filterable, paginated
-    path(T + "audit/", audit.placeholder, name="audit"),
+    path(T + "audit/", audit.audit_log, name="audit"),
 ]

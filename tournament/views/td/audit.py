@@ -1,10 +1,46 @@
-"""TD pages: audit (being built)."""
+"""TD pages: the audit log, every action of the tournament, newest first.
 
-from django.http import HttpResponse
+Filterable by table, player and kind of action (a GET form: bookmarkable, works
+without JavaScript) and paginated, 50 entries a page.
+"""
 
+import json
+
+from django.core.paginator import Paginator
+from django.shortcuts import render
+
+from tournament import selectors
+from tournament.forms import AuditFilterForm
 from tournament.views.access import td_required
+from tournament.views.td.common import get_tournament
+
+PER_PAGE = 50
+
+
+def readable(value):
+    """An entry's before/after as indented JSON, names in their own letters (Å, not \\u00c5)."""
+    if value is None:
+        return ""
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
 
 
 @td_required
-def placeholder(request, *args, **kwargs):
-    return HttpResponse("Not built yet.", status=501)
+def audit_log(request, tournament_id):
+    tournament = get_tournament(tournament_id)
+    form = AuditFilterForm(
+        request.GET or None, tournament=tournament, tables=selectors.audit_tables(tournament)
+    )
+    page = None
+    status = 200
+    if form.is_bound and not form.is_valid():
+        status = 400
+    else:
+        kwargs = form.selector_kwargs() if form.is_bound else {}
+        entries = selectors.audit_entries(tournament, **kwargs)
+        page = Paginator(entries, PER_PAGE).get_page(request.GET.get("page"))
+        for entry in page:
+            entry.before_text = readable(entry.before)
+            entry.after_text = readable(entry.after)
+    filtered = form.is_bound and any(request.GET.get(name) for name in form.fields)
+    context = {"tournament": tournament, "form": form, "page": page, "filtered": filtered}
+    return render(request, "tournament/td/audit/audit.html", context, status=status)

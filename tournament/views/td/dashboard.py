@@ -1,10 +1,65 @@
-"""TD pages: dashboard (being built)."""
+"""TD pages: the tournament's home, and the live dashboard of its current level.
 
-from django.http import HttpResponse
+Before the first draw it says what to do next; during play it shows every table of
+the current level (what needs the TD first) and updates itself through the one
+polling mechanism; once the tournament is finished it shows the champion.
+"""
 
+from django.shortcuts import render
+from django.utils import timezone
+
+from tournament import selectors
 from tournament.views.access import td_required
+from tournament.views.once import OnceForm
+from tournament.views.polling import unchanged, vary_on_htmx
+from tournament.views.td.common import get_tournament
+
+TEMPLATE = "tournament/td/dashboard/tournament.html"
+
+
+def live_revision(tournament_id, now=None):
+    """What the live region shows: the tournament's revision token and the current minute
+    (so that "minutes since the last hand" and the silent tables stay fresh). None when
+    the tournament does not exist."""
+    token = selectors.revision_token(tournament_id)
+    if token is None:
+        return None
+    now = now or timezone.now()
+    return f"{token}.{int(now.timestamp() // 60)}"
+
+
+def _render(request, tournament, rev, now):
+    board = selectors.dashboard(tournament, now=now)
+    context = {
+        "tournament": tournament,
+        "board": board,
+        "rev": rev,
+        "silent_after": selectors.SILENT_AFTER_MINUTES,
+        # A fresh one-time key for "Close level and draw the next" (td:advance).
+        "advance_form": OnceForm(),
+        "call_clear_form": OnceForm(),
+    }
+    template = f"{TEMPLATE}#live" if request.htmx else TEMPLATE
+    return vary_on_htmx(render(request, template, context))
 
 
 @td_required
-def placeholder(request, *args, **kwargs):
-    return HttpResponse("Not built yet.", status=501)
+def tournament(request, tournament_id):
+    """The tournament's home: next steps, the live dashboard, or the champion."""
+    now = timezone.now()
+    rev = live_revision(tournament_id, now)
+    tournament = get_tournament(tournament_id)
+    return _render(request, tournament, rev, now)
+
+
+@td_required
+def live(request, tournament_id):
+    """The polled live region: 204 when nothing changed since `?rev=`, else the region."""
+    now = timezone.now()
+    rev = live_revision(tournament_id, now)
+    if rev is not None:
+        response = unchanged(request, rev)
+        if response is not None:
+            return response
+    tournament = get_tournament(tournament_id)  # 404 for an unknown tournament
+    return _render(request, tournament, rev, now)

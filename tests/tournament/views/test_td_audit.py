@@ -1,0 +1,279 @@
+"""The audit log: every action of a tournament, newest first, filterable, paginated."""
+
+import re
+import uuid
+from datetime import UTC, datetime
+from unittest import mock
+
+import pytest
+from django.urls import reverse
+
+from tests.tournament.conftest import play, play_named
+from tournament.models import AuditEntry, Table
+from tournament.services import calls, draws, hands, penalties, registration
+
+pytestmark = pytest.mark.django_db
+
+
+def audit(tournament, **params):
+    url = reverse("td:audit", args=[tournament.pk])
+    if params:
+        url += "?" + "&".join(f"{k}={v}" for k, v in params.items())
+    return url
+
+
+def summaries(html):
+    return re.findall(r'<p class="audit-summary">([^<]*)</p>', html)
+
+
+def tables_of(tournament, level):
+    return {
+        t.number: t
+        for t in Table.objects.current().filter(level__tournament=tournament, level__number=level)
+    }
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def test_anonymous_goes_to_login(client, make_tournament):
+    tournament = make_tournament(3)
+    response = client.get(audit(tournament))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_non_staff_is_refused(client, outsider, make_tournament):
+    tournament = make_tournament(3)
+    client.force_login(outsider)
+    assert client.get(audit(tournament)).status_code == 403
+
+
+def test_unknown_tournament_is_404(td_client):
+    assert td_client.get(reverse("td:audit", args=[999_999])).status_code == 404
+
+
+# ---------------------------------------------------------------- the list
+
+
+def test_entries_newest_first_with_who_when_what_and_details(td_client, make_tournament, td_user):
+    moment = datetime(2026, 7, 1, 10, 0, 0, tzinfo=UTC)  # 12:00 in Stockholm (CEST)
+    with mock.patch("django.utils.timezone.now", return_value=moment):
+        tournament = make_tournament(["Åsa", "Bo", "Cia"])
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="audit")
+    table = level.tables.get()
+    hands.record_hand(
+        table=table,
+        hand_number=1,
+        idempotency_key=uuid.uuid4(),
+        points={0: 3, 1: -1, 2: -2},
+        actor_label="Tablet at table 1",
+    )
+    penalties.give_penalty(
+        tournament=tournament, player=tournament.players.get(name="Åsa"), kind="slow", actor=td_user
+    )
+    response = td_client.get(audit(tournament))
+    assert response.status_code == 200
+    html = response.content.decode()
+    found = summaries(html)
+    assert len(found) == 7  # created, 3 players, draw, hand, penalty
+    assert found[0].startswith("Åsa: Slow play (warning) — warning 1")
+    assert found[1] == "Level 1 table 1: hand 1 (points)"
+    assert found[2] == "Drew level 1: 3 players"
+    assert found[-1] == "Created tournament SM 2026"
+    assert "Entries 1–7 of 7" in html
+    # who: the TD's user name, the tablet's label
+    assert '<span class="audit-who">director</span>' in html
+    assert '<span class="audit-who">Tablet at table 1</span>' in html
+    # when: local time (Europe/Stockholm)
+    assert "2026-07-01 12:00:00" in html
+    # details: the before/after as readable JSON, names in their own letters
+    assert "<details" in html and "<summary>Details</summary>" in html
+    assert "&quot;player&quot;: &quot;Åsa&quot;" in html
+    assert "\\u00c5" not in html
+    # the filter form: labelled fields, a GET form
+    for field, label in (("table", "Table"), ("player", "Player"), ("kind", "Kind")):
+        assert f'<label for="id_{field}">{label}</label>' in html
+    assert re.search(r'<form method="get" action="[^"]+/audit/"', html)
+
+
+def test_other_tournaments_entries_are_not_shown(td_client, make_tournament):
+    mine = make_tournament(["Anna"], name="Mine")
+    make_tournament(["Zed"], name="Other")
+    found = summaries(td_client.get(audit(mine)).content.decode())
+    assert found == ["Registered Anna (#1)", "Created tournament Mine"]
+
+
+# ---------------------------------------------------------------- filters
+
+
+@pytest.fixture
+def two_levels(make_tournament, td_user):
+    """Level 1: tables 1 and 2 (6 players, 1 hand each, a call and penalties at table 2);
+    level 2: one heads-up table 1 with a hand and a penalty."""
+    tournament = make_tournament(["Anna", "Anna Berg", "Bo", "Cia", "Dan", "Eva"], min_hands=1)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="filters")
+    level1 = tables_of(tournament, 1)
+    names = {
+        number: [s.player.name for s in t.seats.select_related("player").order_by("position")]
+        for number, t in level1.items()
+    }
+    for table in level1.values():
+        play(table, 6, 0, -6)
+    calls.call_td(table=level1[2], kind="dispute")
+    calls.clear_call(table=level1[2], actor=td_user)
+    penalties.give_penalty(
+        tournament=tournament,
+        player=tournament.players.get(name=names[2][1]),
+        kind="conduct",
+        actor=td_user,
+    )
+    draws.advance(tournament=tournament, actor=td_user, seed="level-2")
+    level2 = tables_of(tournament, 2)
+    winners = [names[1][0], names[2][0]]
+    play_named(level2[1], {winners[0]: 4, winners[1]: -4})
+    penalties.give_penalty(
+        tournament=tournament,
+        player=tournament.players.get(name=winners[1]),
+        kind="slow",
+        actor=td_user,
+    )
+    return tournament, names
+
+
+def test_filter_by_kind(td_client, two_levels):
+    tournament, _names = two_levels
+    html = td_client.get(audit(tournament, kind="penalty")).content.decode()
+    found = summaries(html)
+    assert len(found) == 2 and all(": " in s and "warning" in s for s in found)
+    assert "Entries 1–2 of 2" in html
+    assert '<option value="penalty" selected>' in html
+    found = summaries(td_client.get(audit(tournament, kind="hand")).content.decode())
+    assert found == [
+        "Level 2 table 1: hand 1 (points)",
+        "Level 1 table 2: hand 1 (points)",
+        "Level 1 table 1: hand 1 (points)",
+    ]
+    found = summaries(td_client.get(audit(tournament, kind="draw")).content.decode())
+    assert found == ["Closed level 1; drew level 2: 2 players", "Drew level 1: 6 players"]
+
+
+def test_filter_by_table(td_client, two_levels):
+    tournament, names = two_levels
+    html = td_client.get(audit(tournament, table="1-2")).content.decode()
+    found = summaries(html)
+    assert len(found) == 4
+    assert found[0].startswith(f"{names[2][1]}: Unsporting behaviour (warning)")
+    assert found[1] == "Level 1 table 2: call cleared (Dispute)"
+    assert found[2] == "Level 1 table 2 calls the TD: Dispute"
+    assert found[3] == "Level 1 table 2: hand 1 (points)"
+    assert '<option value="1-2" selected>Level 1, table 2</option>' in html
+    # Table 1 of level 1 is not table 1 of level 2 (nor table 10 and up).
+    found = summaries(td_client.get(audit(tournament, table="1-1")).content.decode())
+    assert found == ["Level 1 table 1: hand 1 (points)"]
+    found = summaries(td_client.get(audit(tournament, table="2-1")).content.decode())
+    assert len(found) == 2
+    assert "warning" in found[0] and found[1] == "Level 2 table 1: hand 1 (points)"
+
+
+def test_filter_by_player(td_client, two_levels):
+    tournament, names = two_levels
+    anna = tournament.players.get(name="Anna")
+    html = td_client.get(audit(tournament, player=anna.pk)).content.decode()
+    found = summaries(html)
+    # Her registration (not Anna Berg's) and the hands of every table she sat at.
+    assert "Registered Anna (#1)" in found
+    assert "Registered Anna Berg (#2)" not in found
+    anna_table = next(n for n, seated in names.items() if "Anna" in seated)
+    assert f"Level 1 table {anna_table}: hand 1 (points)" in found
+    assert f"Level 1 table {3 - anna_table}: hand 1 (points)" not in found
+    assert ("Level 2 table 1: hand 1 (points)" in found) == (names[anna_table][0] == "Anna")
+    assert f'<option value="{anna.pk}" selected>Anna</option>' in html
+    berg = tournament.players.get(name="Anna Berg")
+    found = summaries(td_client.get(audit(tournament, player=berg.pk)).content.decode())
+    assert "Registered Anna Berg (#2)" in found and "Registered Anna (#1)" not in found
+
+
+def test_filters_combine(td_client, two_levels):
+    tournament, names = two_levels
+    found = summaries(td_client.get(audit(tournament, table="1-2", kind="table")).content.decode())
+    assert found == [
+        "Level 1 table 2: call cleared (Dispute)",
+        "Level 1 table 2 calls the TD: Dispute",
+    ]
+    html = td_client.get(audit(tournament, table="1-1", kind="penalty")).content.decode()
+    assert summaries(html) == []
+    assert "No entries match these filters." in html
+    assert "Clear the filters" in html
+
+
+def test_a_bad_filter_is_shown_in_place(td_client, make_tournament):
+    tournament = make_tournament(3)
+    response = td_client.get(audit(tournament, table="9-9", kind="hand"))
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'role="alert"' in html
+    assert "Table: choose one of the options." in html
+    assert '<option value="hand" selected>' in html  # what was chosen is kept
+    assert summaries(html) == []
+
+
+def test_players_are_listed_the_swedish_way(td_client, make_tournament):
+    tournament = make_tournament(["Örjan", "Åsa", "Zack", "Ärla", "Adam"])
+    html = td_client.get(audit(tournament)).content.decode()
+    select = html[html.index('<select name="player"') :]
+    select = select[: select.index("</select>")]
+    assert re.findall(r'<option value="\d+">([^<]+)</option>', select) == [
+        "Adam",
+        "Zack",
+        "Åsa",
+        "Ärla",
+        "Örjan",
+    ]
+
+
+# ---------------------------------------------------------------- pages
+
+
+def test_120_entries_make_3_pages_of_50(td_client, td_user):
+    tournament = registration.create_tournament(actor=td_user, name="Big")
+    for n in range(1, 120):
+        registration.register_player(tournament=tournament, actor=td_user, name=f"Player {n}")
+    assert AuditEntry.objects.filter(tournament=tournament).count() == 120
+    first = td_client.get(audit(tournament)).content.decode()
+    assert len(summaries(first)) == 50
+    assert summaries(first)[0] == "Registered Player 119 (#119)"
+    assert "Entries 1–50 of 120" in first and "Page 1 of 3" in first
+    assert 'href="?page=2" rel="next"' in first
+    second = td_client.get(audit(tournament, page=2)).content.decode()
+    assert summaries(second)[0] == "Registered Player 69 (#69)"
+    assert "Page 2 of 3" in second and 'href="?page=1" rel="prev"' in second
+    third = td_client.get(audit(tournament, page=3)).content.decode()
+    assert len(summaries(third)) == 20
+    assert summaries(third)[-1] == "Created tournament Big"
+    assert "Entries 101–120 of 120" in third and 'rel="next"' not in third
+    # Past the end or junk: the nearest real page, never an error.
+    assert "Page 3 of 3" in td_client.get(audit(tournament, page=99)).content.decode()
+    assert "Page 1 of 3" in td_client.get(audit(tournament, page="x")).content.decode()
+
+
+def test_page_links_keep_the_filters(td_client, td_user):
+    tournament = registration.create_tournament(actor=td_user, name="Big")
+    for n in range(1, 61):
+        registration.register_player(tournament=tournament, actor=td_user, name=f"Player {n}")
+    html = td_client.get(audit(tournament, kind="player")).content.decode()
+    assert "Entries 1–50 of 60" in html
+    assert 'href="?kind=player&amp;page=2" rel="next"' in html
+    html = td_client.get(audit(tournament, kind="player", page=2)).content.decode()
+    assert len(summaries(html)) == 10
+
+
+def test_audit_queries_do_not_grow_with_the_page(
+    td_client, td_user, make_tournament, django_assert_num_queries
+):
+    tournament = registration.create_tournament(actor=td_user, name="Big")
+    for n in range(1, 80):
+        registration.register_player(tournament=tournament, actor=td_user, name=f"Player {n}")
+    # session, user, tournament, tables, players, count, page
+    with django_assert_num_queries(7):
+        assert td_client.get(audit(tournament)).status_code == 200

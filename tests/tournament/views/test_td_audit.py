@@ -277,3 +277,13 @@ def test_audit_queries_do_not_grow_with_the_page(
     # session, user, tournament, tables, players, count, page
     with django_assert_num_queries(7):
         assert td_client.get(audit(tournament)).status_code == 200
+
+
+def test_the_audit_log_in_swedish(td_client, make_tournament):
+    tournament = make_tournament(["Åsa"])
+    td_client.cookies["django_language"] = "sv"
+    html = td_client.get(audit(tournament)).content.decode()
+    assert "<h1>Händelselogg</h1>" in html
+    assert '<label for="id_kind">Typ</label>' in html
+    assert "Händelse 1–2 av 2" in html
+    assert "Alla spelare" in html

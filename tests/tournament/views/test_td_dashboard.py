@@ -512,3 +512,17 @@ def test_a_disqualified_player_is_marked_and_cannot_lead(td_client, make_tournam
         html,
     )
     assert re.search(r'<td class="dash-leader"[^>]*>\s*Bo\s*</td>', html)
+
+
+def test_the_dashboard_in_swedish(td_client, make_tournament, td_user):
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    table = single_table(tournament, td_user)
+    play_named(table, {"Anna": 12, "Bo": -6, "Cia": -6}, fantasyland_names=["Anna"])
+    calls.call_td(table=table, kind="dispute")
+    td_client.cookies["django_language"] = "sv"
+    html = td_client.get(home(tournament)).content.decode()
+    assert "Nivå 1: live" in html
+    assert "0 av 1 bord klara, 1 tillkallning" in html
+    assert "20 + 1 Fantasyland" in html
+    assert "Spelar fortfarande: bord 1." in html
+    assert 'aria-label="Markera tillkallningen vid bord 1 som avklarad"' in html

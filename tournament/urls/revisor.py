@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournament.views.revisor import card, entry, fix
+from tournament.views.revisor import card, cards, entry, fix
 
 app_name = "revisor"
 urlpatterns = [
@@ -11,6 +11,9 @@ urlpatterns = [
     path("card/summary/", card.summary, name="summary"),
     path("card/hand/", card.record, name="hand"),
     path("card/call/", card.call, name="call"),
+    path("card/cards/", cards.cards, name="cards"),
+    path("card/cards/check/", cards.preview, name="cards_preview"),
+    path("card/cards/confirm/", cards.confirm, name="cards_confirm"),
     path("card/fix/", fix.fix, name="fix"),
     path("<str:key>/", entry.link, name="link"),
 ]

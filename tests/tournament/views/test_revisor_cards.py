@@ -371,3 +371,17 @@ def test_the_pages_need_a_bound_device(client, table):
 def test_a_get_of_check_or_confirm_goes_back_to_the_entry(revisor):
     assert revisor.get(CHECK)["Location"] == CARDS
     assert revisor.get(CONFIRM)["Location"] == CARDS
+
+
+def test_the_check_in_swedish(revisor, table):
+    revisor.cookies["django_language"] = "sv"
+    entry = text_of(revisor.get(CARDS))
+    assert "Kontrollera handen" in entry and "Anna: toppen (3 kort)" in entry
+    text = text_of(revisor.post(CHECK, cards_post(table, BOARDS, 1)))
+    assert "Hand 1: läs upp den, bekräfta den sedan" in text
+    assert "Anna vinner 17 av Bo. Toppen: Anna · Mitten: Anna · Botten: Anna" in text
+    assert "rader +3, scoop +3, royalties 13 − 2 = +11" in text
+    assert "Spelar nästa hand i Fantasyland: Anna." in text and "Bekräfta hand 1" in text
+    boards = {**BOARDS, "Bo": {**BOARDS["Bo"], "front": "Qs 4h 2d"}}
+    refused = text_of(revisor.post(CHECK, cards_post(table, boards, 1)))
+    assert "Kortet Q♠ förekommer två gånger: Annas toppen och Bos toppen" in refused

@@ -347,15 +347,15 @@ def _render(request, card, *, form=None, preview=None, status=200):
     return vary_on_htmx(render(request, template, context, status=status))
 
 
-def _fresh_card(request, *, push=True):
-    """The card as it stands now: a redirect to it, or (htmx) its main part in place."""
+def _fresh_card(request):
+    """The card as it stands now: a redirect to it, or (htmx) its main part in place,
+    with the address bar showing the card's address (a reload then shows the card)."""
     table = request.revisor_table
     if not request.htmx:
         return redirect("revisor:card")
     table.refresh_from_db()
     response = card_page._render(request, read_card(table))
-    if push:
-        response["HX-Push-Url"] = reverse("revisor:card")
+    response["HX-Push-Url"] = reverse("revisor:card")
     return response
 
 

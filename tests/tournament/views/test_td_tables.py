@@ -97,13 +97,13 @@ def test_score_card_hand_by_hand_with_dealers_running_totals_fantasyland_and_pen
     hand1 = html[html.index('id="hand-1"') : html.index('class="penalty-line')]
     # Cia, Anna, Bo in seat order: points then running total.
     assert re.findall(r'class="num running">(-?\d+)<', hand1) == ["-3", "4", "-1"]
-    assert "<td>Cia</td>" in hand1  # the dealer of hand 1
+    assert '<td class="dealer">Cia</td>' in hand1  # the dealer of hand 1
     assert "goes to Fantasyland" in hand1
     penalty = html[html.index('class="penalty-line') : html.index('id="hand-2"')]
     # Bo's timeout after hand 1: -10, his running total -1 - 10 = -11.
     assert ">-10<" in penalty and ">-11<" in penalty
     hand2 = html[html.index('id="hand-2"') : html.index("<tfoot>")]
-    assert "<td>Anna</td>" in hand2
+    assert '<td class="dealer">Anna</td>' in hand2
     assert "played this hand in Fantasyland" in hand2
     # Running: Cia -3-3 = -6; Anna 4-2 = 2; Bo -11+5 = -6.
     assert re.findall(r'class="num running">(-?\d+)<', hand2) == ["-6", "2", "-6"]

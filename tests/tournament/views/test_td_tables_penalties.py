@@ -88,7 +88,7 @@ def test_a_first_timeout_costs_10_points_and_nothing_is_given_before_confirming(
     page = text(response)
     assert "1st warning: 10 points" in page
     # Anna has 4: 4 - 10 = -6.
-    assert "10 points come off Anna's total at table 1: 4 becomes -6." in page
+    assert "10 points come off at table 1: Anna goes from 4 to -6." in page
     assert "Note: Slow on hand 2" in page
     assert "Give penalty" in page and "Change it" in page
     assert not Penalty.objects.exists()
@@ -110,7 +110,7 @@ def test_a_second_warning_costs_25_and_a_timeout_as_second_costs_35(td_client, t
     page = text(response)
     # 10 for the timeout and 25 for the 2nd warning; Bo has -1: -1 - 35 = -36.
     assert "2nd warning: 35 points" in page
-    assert "35 points come off Bo's total at table 1: -1 becomes -36." in page
+    assert "35 points come off at table 1: Bo goes from -1 to -36." in page
     assert Penalty.objects.count() == 1
     given = confirm(td_client, tournament, table, response)
     assert given.status_code == 302
@@ -204,7 +204,7 @@ def test_the_cost_is_stated_again_when_the_warnings_changed_meanwhile(td_client,
     again = confirm(td_client, tournament, table, response)
     assert again.status_code == 400
     page = text(again)
-    assert "Anna's warnings changed since the cost was stated: nothing was given." in page
+    assert "The warnings of Anna changed since the cost was stated: nothing was given." in page
     assert "2nd warning: 35 points" in page
     assert Penalty.objects.count() == 1
     assert confirm(td_client, tournament, table, again).status_code == 302
@@ -463,3 +463,13 @@ def test_clearing_without_an_open_call_is_refused_in_place(td_client, three):
 def test_clear_is_post_only(td_client, three):
     tournament, table = three
     assert td_client.get(clear_url(tournament, table)).status_code == 405
+
+
+def test_the_confirmation_speaks_swedish(td_client, three, td_user, settings):
+    tournament, table = three
+    give(tournament, "Bo", "slow", td_user)
+    td_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "sv"
+    page = text(review(td_client, tournament, table, "Bo", "timeout"))
+    assert "2:a varningen: 35 poäng" in page
+    assert "35 poäng dras vid bord 1: Bo går från -1 till -36." in page
+    assert "Ge straff" in page

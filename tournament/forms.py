@@ -784,3 +784,21 @@ class AuditFilterForm(forms.Form):
 
     def selector_kwargs(self):
         return {name: self.cleaned_data[name] or None for name in ("table", "player", "kind")}
+
+
+class PlayerSearchForm(forms.Form):
+    """The "Where do I sit?" form of the public pages, sent with GET: a few letters of a name.
+
+    Accents are optional (`tournament.search`); `selectors.public_find(tournament,
+    form.cleaned_data["q"])` after is_valid().
+    """
+
+    q = forms.CharField(
+        label=_("Your name, or a few letters of it"),
+        max_length=Player._meta.get_field("name").max_length,
+        strip=True,
+        error_messages={
+            "required": _("Type a few letters of your name."),
+            "max_length": _("A name is at most %(limit_value)d characters."),
+        },
+    )

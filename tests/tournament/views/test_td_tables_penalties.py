@@ -295,6 +295,9 @@ def test_the_penalty_list_offers_rescinding_and_rescinding_restores_the_total(
     assert "This penalty was already rescinded." in text(again)
     page = text(td_client.get(table_url(tournament, table)))
     assert "rescinded by director: The clock was wrong" in page
+    page = text(td_client.get(rescind_url(tournament, penalty)))
+    assert "Rescinded by director: The clock was wrong" in page
+    assert "Rescind the penalty" not in page  # nothing more to do here
 
 
 def test_rescinding_needs_a_reason_and_refuses_twice_in_place(td_client, three, td_user):

@@ -1,0 +1,108 @@
+"""Every public page reads a fixed number of queries whatever the tournament's size: the same
+at 9 players as at 300 (no query per table, seat or row), and no session or user."""
+
+import uuid
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from tournament import selectors
+from tournament.autoplay import simulate
+from tournament.models import Penalty, Player, Table
+from tournament.services import draws, hands, penalties, registration
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+# Queries per page, worked out from the selectors: the tournament with its token (1), then
+#   tournament, tables projector: the levels (1), the seats with tables and players (1)
+#   standings, standings projector: selectors.standings (3)
+#   player: selectors.standings (3), the player (1), his seats (1), his penalties (1)
+#   find: selectors.standings (3), the seats of the players found (1)
+#   table: the table (1), selectors.score_card (6)
+#   poster: nothing more
+EXPECTED = {
+    "tournament": 3,
+    "tables_projector": 3,
+    "standings": 4,
+    "standings_projector": 4,
+    "player": 7,
+    "find": 5,
+    "table": 8,
+    "poster": 1,
+}
+
+
+def urls(tournament):
+    table = Table.objects.current().filter(level__tournament=tournament).order_by("-pk").first()
+    player = table.seats.order_by("position").first().player
+    return {
+        "tournament": reverse("public:tournament", args=[tournament.pk]),
+        "tables_projector": reverse("public:tables_projector", args=[tournament.pk]),
+        "standings": reverse("public:standings", args=[tournament.pk]),
+        "standings_projector": reverse("public:standings_projector", args=[tournament.pk]),
+        "player": reverse("public:player", args=[tournament.pk, player.pk]),
+        "find": reverse("public:find", args=[tournament.pk]) + "?q=a",
+        "table": reverse("public:table", args=[tournament.pk, table.pk]),
+        "poster": reverse("public:poster", args=[tournament.pk]),
+    }
+
+
+def assert_counts(client, tournament, django_assert_num_queries):
+    for name, url in urls(tournament).items():
+        for headers in ({}, HTMX):  # the whole page, and its region alone for htmx
+            cache.clear()
+            with django_assert_num_queries(EXPECTED[name]):
+                response = client.get(url, headers=headers)
+            assert response.status_code == 200, url
+        # A changed poll whose region another phone fetched already: the token alone.
+        if name not in ("poster", "find"):
+            with django_assert_num_queries(1):
+                response = client.get(url + ("&" if "?" in url else "?") + "rev=x", headers=HTMX)
+            assert response.status_code == 200, url
+    url = urls(tournament)["tournament"] + f"?rev={selectors.revision_token(tournament.pk)}"
+    with django_assert_num_queries(1):
+        response = client.get(url, headers=HTMX)
+    assert response.status_code == 204
+
+
+def test_nine_players_a_level_closed_and_the_next_in_play(
+    client, td_user, django_assert_num_queries
+):
+    outcome = simulate(players=9, seed="public", stop_after_level=1, actor=td_user)
+    tournament = outcome.tournament
+    assert Player.objects.filter(tournament=tournament).count() == 9
+    assert_counts(client, tournament, django_assert_num_queries)
+
+
+def test_three_hundred_players(client, td_user, django_assert_num_queries):
+    tournament = registration.create_tournament(actor=td_user, name="SM 300", min_hands=2)
+    for number in range(300):
+        registration.register_player(
+            tournament=tournament, actor=td_user, name=f"Åsa Spelare {number}"
+        )
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="three hundred")
+    tables = list(Table.objects.current().filter(level=level).order_by("number"))
+    assert len(tables) == 100
+    # A few hands here and there, a Fantasyland, a finished table and a penalty.
+    for table in tables[:5]:
+        for number in (1, 2):
+            hands.record_hand(
+                table=table,
+                hand_number=number,
+                idempotency_key=uuid.uuid4(),
+                points={0: 4, 1: -1, 2: -3},
+                fantasyland={0} if number == 1 and table.number == 2 else (),
+                actor=td_user,
+            )
+    victim = tables[-1].seats.order_by("position").first().player
+    penalties.give_penalty(tournament=tournament, player=victim, kind="timeout", actor=td_user)
+    assert Penalty.objects.filter(tournament=tournament).count() == 1
+    assert_counts(client, tournament, django_assert_num_queries)
+    # The page holds every table: 100 of them, 300 players.
+    body = client.get(reverse("public:tournament", args=[tournament.pk])).content.decode()
+    assert body.count('class="ptable') == 100
+    assert body.count(f'href="/t/{tournament.pk}/player/') == 300 + 4  # and 4 winners
+    assert len(body) < 60_000  # about 150 bytes a player

@@ -1,0 +1,19 @@
+"""The public pages (/t/...): read-only, no login, for the players' phones and the big screen.
+
+Nothing here writes: no service is called, no session is written for a visitor.
+"""
+
+from tournament.views.public.pages import find, home, player, poster, standings, table, tournament
+from tournament.views.public.projector import standings_projector, tables_projector
+
+__all__ = [
+    "find",
+    "home",
+    "player",
+    "poster",
+    "standings",
+    "standings_projector",
+    "table",
+    "tables_projector",
+    "tournament",
+]

@@ -1,0 +1,235 @@
+"""The players' pages: the tournament's tables, "Where do I sit?", a table's score card, a
+player's page, the standings, and the poster with the short link and its QR code.
+
+Each live page polls itself (static/js/poll.js): an htmx request with `?rev=` gets 204
+while its token is unchanged, else the live region alone (kept per token, so that a room
+of phones asking for the same one costs one rendering); polling stops once nothing more
+can change there.
+"""
+
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from tournament import selectors
+from tournament.forms import PlayerSearchForm
+from tournament.views.public.common import (
+    cached_standings,
+    get_table,
+    get_tournament,
+    in_poll_language,
+    link_prefixes,
+    loader,
+    poll,
+    poll_seconds,
+    poll_url,
+    qr_markup,
+    region,
+    respond,
+    short_link,
+)
+
+TEMPLATES = "tournament/public/"
+
+
+def home(request):
+    """Every tournament, running ones first, each linking to its page: 2 queries."""
+    return render(request, TEMPLATES + "home.html", {"rows": selectors.td_tournament_list()})
+
+
+def _level_number(request):
+    """`?level=N` shows an earlier level; anything else shows the current one."""
+    value = request.GET.get("level", "")
+    return int(value) if value.isdigit() and 0 < int(value) < 1000 else None
+
+
+def _share(request, tournament):
+    url, text = short_link(request, tournament)
+    return {
+        "url": url,
+        "text": text,
+        "qr": qr_markup(url, _("QR code of %(link)s") % {"link": text}),
+    }
+
+
+def tournament(request, tournament_id):
+    """The tournament page: the current (or a chosen) level's tables, players, totals, hands
+    played and required, Fantasyland, finished tables and who advanced; the champion."""
+    polled = poll(request, selectors.revision_token, tournament_id)
+    if polled.answer is not None:
+        return polled.answer
+    return in_poll_language(request, lambda: _tournament(request, tournament_id, polled.token))
+
+
+def _tournament(request, tournament_id, token):
+    number = _level_number(request)
+    load = loader(get_tournament, tournament_id)
+    token = token or load().token
+    template = TEMPLATES + "tournament.html"
+
+    def build():
+        tournament = load()
+        board = selectors.public_level(tournament, number)
+        shown = board.level.number if board.level and not board.is_current else None
+        return {
+            "tournament": tournament,
+            "board": board,
+            "links": link_prefixes(tournament),
+            "token": token,
+            "poll_url": poll_url(request.path, level=shown),
+            "poll_every": poll_seconds(),
+            "poll_stop": tournament.finished_at is not None or board.closed,
+        }
+
+    live = region(template, ("tournament", tournament_id, number or "", token), build)
+    return respond(
+        request,
+        template,
+        live,
+        lambda: {
+            "tournament": load(),
+            "form": PlayerSearchForm(),
+            "share": _share(request, load()),
+        },
+    )
+
+
+def find(request, tournament_id):
+    """Where do I sit? A few letters of a name, accents optional; for every player
+    found, the table and seat, or how he went out. The results follow the draws live."""
+    polled = poll(request, selectors.revision_token, tournament_id)
+    if polled.answer is not None:
+        return polled.answer
+    return in_poll_language(request, lambda: _find(request, tournament_id))
+
+
+def _find(request, tournament_id):
+    tournament = get_tournament(tournament_id)
+    template = TEMPLATES + "find.html"
+    form = PlayerSearchForm(request.GET if "q" in request.GET else None)
+    valid = form.is_valid()
+    query = form.cleaned_data["q"] if valid else ""
+
+    def build():
+        return {
+            "tournament": tournament,
+            "results": (
+                selectors.public_find(tournament, query, ranking=cached_standings(tournament))
+                if valid
+                else None
+            ),
+            "token": tournament.token,
+            "poll_url": poll_url(request.path, q=query),
+            "poll_every": poll_seconds(),
+            "poll_stop": not valid or tournament.finished_at is not None,
+        }
+
+    # As many regions as names typed: not worth keeping (the standings behind them are).
+    live = region(template, ("find", tournament.pk, tournament.token), build, cache_it=False)
+    status = 400 if form.is_bound and not valid else 200
+    return respond(request, template, live, {"tournament": tournament, "form": form}, status=status)
+
+
+def table(request, tournament_id, table_id):
+    """A table's score card, hand by hand, read-only; live while its level is open."""
+    polled = poll(request, selectors.public_table_token, tournament_id, table_id)
+    if polled.answer is not None:
+        return polled.answer
+    return in_poll_language(request, lambda: _table(request, tournament_id, table_id, polled.token))
+
+
+def _table(request, tournament_id, table_id, token):
+    load = loader(get_tournament, tournament_id)
+    load_table = loader(lambda: get_table(load(), table_id))
+    if token is None:
+        token = f"{load().revision}.{load_table().revision}"
+    template = TEMPLATES + "table.html"
+
+    def build():
+        table = load_table()
+        return {
+            "tournament": load(),
+            "card": selectors.score_card(table),
+            "token": token,
+            "poll_url": poll_url(request.path),
+            "poll_every": poll_seconds(),
+            "poll_stop": table.level.closed_at is not None or table.draw.superseded_at is not None,
+        }
+
+    live = region(template, ("table", tournament_id, table_id, token), build)
+    return respond(request, template, live, lambda: {"tournament": load(), "table": load_table()})
+
+
+def player(request, tournament_id, player_id):
+    """A player's page: each level's table, place and points; his warnings and penalties."""
+    polled = poll(request, selectors.revision_token, tournament_id)
+    if polled.answer is not None:
+        return polled.answer
+    return in_poll_language(
+        request, lambda: _player(request, tournament_id, player_id, polled.token)
+    )
+
+
+def _player(request, tournament_id, player_id, token):
+    load = loader(get_tournament, tournament_id)
+    token = token or load().token
+    template = TEMPLATES + "player.html"
+
+    def build():
+        tournament = load()
+        record = selectors.public_player(
+            tournament, player_id, ranking=cached_standings(tournament)
+        )
+        if record is None:
+            raise Http404("No such player in this tournament.")
+        return {
+            "title": record.player.name,
+            "tournament": tournament,
+            "record": record,
+            "token": token,
+            "poll_url": poll_url(request.path),
+            "poll_every": poll_seconds(),
+            "poll_stop": tournament.finished_at is not None,
+        }
+
+    live = region(template, ("player", tournament_id, player_id, token), build)
+    return respond(request, template, live, lambda: {"tournament": load()})
+
+
+def standings(request, tournament_id):
+    """Champion first, then as rules.md section 6 orders them; live during play."""
+    polled = poll(request, selectors.revision_token, tournament_id)
+    if polled.answer is not None:
+        return polled.answer
+    return in_poll_language(request, lambda: _standings(request, tournament_id, polled.token))
+
+
+def _standings(request, tournament_id, token):
+    load = loader(get_tournament, tournament_id)
+    token = token or load().token
+    template = TEMPLATES + "standings.html"
+
+    def build():
+        tournament = load()
+        return {
+            "tournament": tournament,
+            "rows": cached_standings(tournament),
+            "links": link_prefixes(tournament),
+            "token": token,
+            "poll_url": poll_url(request.path),
+            "poll_every": poll_seconds(),
+            "poll_stop": tournament.finished_at is not None,
+        }
+
+    live = region(template, ("standings", tournament_id, token), build)
+    return respond(request, template, live, lambda: {"tournament": load()})
+
+
+def poster(request, tournament_id):
+    """A printable poster: the tournament's name, a large QR code and the short link."""
+    tournament = get_tournament(tournament_id)
+    return render(
+        request,
+        TEMPLATES + "poster.html",
+        {"tournament": tournament, "share": _share(request, tournament)},
+    )

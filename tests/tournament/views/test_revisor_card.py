@@ -138,3 +138,18 @@ def test_a_device_bound_to_a_redrawn_table_records_nothing(make_tournament, td_u
     assert response.status_code == 302 and response["Location"] == reverse("revisor:code")
     assert not Hand.objects.exists()
     assert hands  # the service module is what the page calls
+
+
+def test_a_device_writes_only_to_the_table_it_is_bound_to(client, make_tournament, td_user):
+    level = draws.draw_first_level(tournament=make_tournament(6), actor=td_user, seed="two")
+    first, second = level.tables.order_by("number")
+    client.get(reverse("revisor:link", args=[first.revisor_key]))
+    # Whatever the post says (another table's id among the fields), it lands at the bound table.
+    data = {"points_0": "2", "points_1": "-1", "points_2": "-1", "hand_number": "1"}
+    data.update({"idempotency_key": str(uuid.uuid4()), "table": str(second.pk)})
+    client.post(HAND, data)
+    assert Hand.objects.filter(table=first).count() == 1
+    assert not Hand.objects.filter(table=second).exists()
+    # The second table's card is not reachable from this device without its own link.
+    page = client.get(CARD).content.decode()
+    assert "Table 1 · level 1" in page and "Table 2 · level 1" not in page

@@ -98,8 +98,8 @@ def test_every_table_with_its_players_totals_hands_and_fantasyland(client, six, 
     assert "1 of 2 tables finished, 6 players." in page
     assert "In Fantasyland next hand: 1." in page
     assert f"Won their table and advance: {one[0]}" in page
-    assert f"Table 1 2/2 hands finished {one[0]} 7 advances {one[1]} -1 {one[2]} -6" in page
-    assert f"Table 2 1/3 hands {two[0]} -3 {two[1]} 4 FL {two[2]} -1" in page
+    assert f"Table 1 2/2 hands finished {one[0]} advances 7 {one[1]} -1 {one[2]} -6" in page
+    assert f"Table 2 1/3 hands {two[0]} -3 {two[1]} FL 4 {two[2]} -1" in page
     body = response.content.decode()
     assert f'href="/t/{tournament.pk}/table/{first.pk}/"' in body
     assert f'href="/t/{tournament.pk}/player/{player(tournament, two[1]).pk}/"' in body
@@ -233,8 +233,8 @@ def test_a_players_page_lists_his_tables_and_public_penalties(client, finished, 
     assert f"{two[0]} · SM 2026" in page  # the <title>
     assert "Champion!" in page
     # Level 1: table 2, place 1 with 4; level 2: table 1, place 1 with 5.
-    assert "1 Table 2 1 4 won, advanced" in page
-    assert "2 Table 1 1 5 won, advanced" in page
+    assert "Level 1 · Table 2 · place 1 · 4 points · won, advanced" in page
+    assert "Level 2 · Table 1 · place 1 · 5 points · won, advanced" in page
     assert "No warnings." in page
 
     runner_up = player(tournament, one[0])
@@ -261,7 +261,7 @@ def test_warnings_and_penalties_are_public_and_a_rescinded_one_is_marked(client,
         "level 1, table 1, after hand 1"
     ) in page
     assert "Unsporting behaviour (warning) · warning 2 · 25 points deducted" in page
-    assert "1 Table 1 3 -37 playing" in page  # 6, -37, -4: third at the table
+    assert "Level 1 · Table 1 · place 3 · -37 points · playing" in page  # 6, -37, -4
     assert "Private note" not in page  # the TD's notes stay with the TD
 
     penalties.rescind_penalty(penalty=timeout, actor=td_user, reason="The clock was wrong")
@@ -282,9 +282,9 @@ def test_a_third_warning_shows_the_disqualification(client, six, td_user):
     page = text(client.get(reverse("public:player", args=[tournament.pk, victim.pk])))
     assert "Disqualified." in page
     assert "Unsporting behaviour (warning) · warning 3 · no points deducted · disqualified" in page
-    assert "1 Table 1 – -29 disqualified" in page  # -4 less 25 for the 2nd warning
+    assert "Level 1 · Table 1 · -29 points · disqualified" in page  # -4 less 25 (2nd warning)
     page = text(client.get(reverse("public:tournament", args=[tournament.pk])))
-    assert f"{one[2]} -29 disqualified" in page
+    assert f"{one[2]} disqualified -29" in page
 
 
 # ---------------------------------------------------------------- standings

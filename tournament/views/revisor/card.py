@@ -140,10 +140,11 @@ def record(request):
     if request.method != "POST":
         return redirect("revisor:card")
     table = request.revisor_table
-    card = read_card(table)
-    form = HandPointsForm(request.POST, seats=card.playing)
+    state, seats = cached_state(table)
+    playing = [s for s in seats if s.id in state.active_seat_ids]
+    form = HandPointsForm(request.POST, seats=playing)
     if not form.is_valid():
-        return _render(request, card, points_form=form, status=400)
+        return _render(request, read_card(table), points_form=form, status=400)
     number = form.cleaned_data["hand_number"]
     try:
         recorded = hands.record_hand(table=table, actor_label=label(table), **form.service_kwargs())
@@ -153,7 +154,7 @@ def record(request):
         return _after_post(request)
     except ServiceError as error:
         add_service_error(form, error)
-        return _render(request, card, points_form=form, status=400)
+        return _render(request, read_card(table), points_form=form, status=400)
     if recorded.created:
         messages.success(request, _("Hand %(hand)d recorded.") % {"hand": number})
     else:

@@ -1,0 +1,202 @@
+"""The TD's live dashboard of the current level, in a fixed number of queries."""
+
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Prefetch, Subquery
+
+from tournament.models import (
+    Hand,
+    Level,
+    Player,
+    Seat,
+    Table,
+)
+from tournament.selectors.core import seats_with_players
+
+# A table with no new hand for more than this many minutes is flagged for the TD. A hand
+# of POFC takes two to four minutes, so ten quiet minutes mean a stuck table: a dispute
+# nobody called in, a tablet that stopped sending, or a score card kept on paper only.
+SILENT_AFTER_MINUTES = 10
+
+
+@dataclass(frozen=True)
+class DashboardSeat:
+    seat: Seat
+    total: int
+    in_fantasyland: bool  # plays the next hand in Fantasyland
+    leads: bool
+    playing: bool  # False once disqualified or gone from the table
+
+
+@dataclass(frozen=True)
+class DashboardTable:
+    table: Table
+    seats: tuple  # DashboardSeat, in seat order
+    hands_played: int
+    required_hands: int
+    min_hands: int
+    fantasyland_hands: int  # hands added for Fantasyland
+    leaders: tuple  # Player(s) in the lead; none before the first hand
+    fantasyland_next: tuple  # Players who play the next hand in Fantasyland
+    last_entry_at: object  # datetime of the last hand recorded, None before the first
+    quiet_since: object  # datetime: the last hand, or the draw before the first
+    minutes_quiet: int
+    call: object  # the open TableCall, or None
+    tied: tuple  # Players tied for first after the required hands
+    silent: bool
+    is_over: bool
+    winner: object  # Player or None
+
+    @property
+    def needs_attention(self):
+        return self.call is not None or bool(self.tied) or self.silent
+
+    @property
+    def status(self):
+        if self.needs_attention:
+            return "attention"
+        return "finished" if self.is_over else "playing"
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    levels: tuple  # every level of the tournament, in order
+    level: object  # the current (last) Level, or None before the first draw
+    tables: tuple  # DashboardTable: those needing the TD first, then playing, then finished
+    players: int  # registered players (not withdrawn)
+    finished: int
+    calls: int
+    ties: int
+    silent: int
+
+    @property
+    def playing_numbers(self):
+        return sorted(t.table.number for t in self.tables if not t.is_over)
+
+    @property
+    def all_over(self):
+        return bool(self.tables) and all(t.is_over for t in self.tables)
+
+
+def _dashboard_order(row):
+    """Calls first (the longest waiting first), then ties, then silent tables (the
+    quietest first), then tables playing, then finished ones; by number within each."""
+    if row.call is not None:
+        return (0, 0, row.call.called_at.timestamp(), row.table.number)
+    if row.tied:
+        return (0, 1, 0, row.table.number)
+    if row.silent:
+        return (0, 2, row.quiet_since.timestamp(), row.table.number)
+    return (1 if not row.is_over else 2, 0, 0, row.table.number)
+
+
+def _dashboard_table(table, tournament, now):
+    from datetime import timedelta
+
+    from tournament.state import cached_progress, conclude_table
+
+    seats = list(table.seats.all())
+    settled = table.settlements[0].winner_id if table.settlements else None
+    settled_seat = next((s.id for s in seats if s.player_id == settled), None)
+    state = conclude_table(
+        table,
+        seats,
+        cached_progress(table, seats),
+        {s.id: s.penalty_points for s in seats},
+        settled_seat,
+    )
+    playing = set(state.active_seat_ids)
+    if state.is_over:
+        lead_ids = {state.winner_seat_id} - {None}
+    elif state.hands_played:
+        best = max((state.totals[sid] for sid in playing), default=None)
+        lead_ids = {sid for sid in playing if state.totals[sid] == best}
+    else:
+        lead_ids = set()
+    rows = tuple(
+        DashboardSeat(
+            seat=s,
+            total=state.totals[s.id],
+            in_fantasyland=state.in_fantasyland[s.id] and not state.is_over,
+            leads=s.id in lead_ids,
+            playing=s.id in playing,
+        )
+        for s in seats
+    )
+    quiet_since = table.last_entry_at or table.draw.created_at
+    call = table.open_calls[0] if table.open_calls else None
+    return DashboardTable(
+        table=table,
+        seats=rows,
+        hands_played=state.hands_played,
+        required_hands=state.required_hands,
+        min_hands=tournament.min_hands,
+        fantasyland_hands=state.progress.fantasyland_hands,
+        leaders=tuple(r.seat.player for r in rows if r.leads),
+        fantasyland_next=tuple(r.seat.player for r in rows if r.in_fantasyland),
+        last_entry_at=table.last_entry_at,
+        quiet_since=quiet_since,
+        minutes_quiet=max(0, int((now - quiet_since).total_seconds() // 60)),
+        call=call,
+        tied=tuple(s.player for s in seats if s.id in state.tied_leader_ids),
+        silent=not state.is_over and now - quiet_since > timedelta(minutes=SILENT_AFTER_MINUTES),
+        is_over=state.is_over,
+        winner=next((s.player for s in seats if s.id == state.winner_seat_id), None),
+    )
+
+
+def dashboard(tournament, *, now=None):
+    """The TD's live view of the current level: 2 queries before the first draw, 6 after,
+    whatever the number of tables.
+
+    Per table: seats and players with totals, the last hand's time, the open call and
+    the latest tie settlement; the table's state is concluded from its caches, the same
+    way `tournament.state.cached_state` does, without a query per table.
+    """
+    from django.utils import timezone
+
+    from tournament.models import TableCall, TieSettlement
+
+    now = now or timezone.now()
+    levels = tuple(Level.objects.filter(tournament=tournament).order_by("number"))
+    players = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True).count()
+    level = levels[-1] if levels else None
+    rows = ()
+    if level is not None:
+        level.tournament = tournament
+        last_hand = Hand.objects.filter(table=OuterRef("pk")).order_by("-number")
+        tables = (
+            Table.objects.current()
+            .filter(level=level)
+            .select_related("draw", "winner")
+            .annotate(last_entry_at=Subquery(last_hand.values("created_at")[:1]))
+            .prefetch_related(
+                Prefetch("seats", queryset=seats_with_players()),
+                Prefetch(
+                    "calls",
+                    queryset=TableCall.objects.filter(cleared_at__isnull=True),
+                    to_attr="open_calls",
+                ),
+                Prefetch(
+                    "tie_settlements",
+                    queryset=TieSettlement.objects.order_by("-id"),
+                    to_attr="settlements",
+                ),
+            )
+            .order_by("number")
+        )
+        found = []
+        for table in tables:
+            table.level = level
+            found.append(_dashboard_table(table, tournament, now))
+        rows = tuple(sorted(found, key=_dashboard_order))
+    return Dashboard(
+        levels=levels,
+        level=level,
+        tables=rows,
+        players=players,
+        finished=sum(1 for r in rows if r.is_over),
+        calls=sum(1 for r in rows if r.call is not None),
+        ties=sum(1 for r in rows if r.tied),
+        silent=sum(1 for r in rows if r.silent),
+    )

@@ -1,0 +1,348 @@
+"""The public pages (/t/...): light reads for a room of phones."""
+
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
+
+from tournament.models import (
+    Level,
+    Penalty,
+    Player,
+    Seat,
+    Table,
+    Tournament,
+)
+from tournament.selectors.core import standings
+
+# Players' phones and the big screen: read-only, for a room of 300 polling at once. Each
+# reads what its page shows in a fixed number of queries whatever the tournament's size,
+# mostly from the caches the services keep on tables and seats (totals, places, hands
+# played and required, Fantasyland, winner), never walking a table's history.
+
+
+def _open_tables_revision():
+    """The sum of the revisions of a tournament's open tables (`revision_token`'s part)."""
+    return (
+        Table.objects.filter(level__tournament_id=OuterRef("pk"), level__closed_at__isnull=True)
+        .order_by()
+        .values("level__tournament_id")
+        .annotate(total=Sum("revision"))
+        .values("total")
+    )
+
+
+def public_tournament(tournament_id):
+    """The tournament with its champion and its revision token (`.token`, the same as
+    `revision_token`), read together in 1 query: the token is never newer than what the
+    page then reads. None when there is no such tournament."""
+    tournament = (
+        Tournament.objects.select_related("champion")
+        .annotate(open_tables_revision=Coalesce(Subquery(_open_tables_revision()), 0))
+        .filter(pk=tournament_id)
+        .first()
+    )
+    if tournament is not None:
+        tournament.token = f"{tournament.revision}.{tournament.open_tables_revision}"
+    return tournament
+
+
+def public_table_token(tournament_id, table_id):
+    """What a public score card polls: the tournament's own revision (penalties, renames)
+    and the table's (its hands), in 1 indexed query; None for a table not of the tournament.
+    Hands at other tables leave it alone."""
+    row = (
+        Table.objects.filter(pk=table_id, level__tournament_id=tournament_id)
+        .values_list("level__tournament__revision", "revision")
+        .first()
+    )
+    return None if row is None else f"{row[0]}.{row[1]}"
+
+
+@dataclass(frozen=True)
+class PublicName:
+    """A player as a list of tables shows him: enough for his name and his page's link."""
+
+    pk: int
+    name: str
+
+
+@dataclass(frozen=True)
+class PublicSeat:
+    player: PublicName
+    position: int
+    total: int
+    place: int | None
+    in_fantasyland: bool  # plays the table's next hand in Fantasyland
+    leads: bool
+    playing: bool  # still at the table (False once disqualified there)
+    advances: bool  # won the table
+
+
+@dataclass(frozen=True)
+class PublicTable:
+    pk: int
+    number: int
+    seats: tuple  # PublicSeat, in seat order
+    hands_played: int
+    required_hands: int
+    is_over: bool
+    winner: object  # PublicName or None
+    tied: bool  # the required hands are played and players are tied for first: plays on
+
+    @property
+    def started(self):
+        return self.hands_played > 0
+
+    @property
+    def fantasyland(self):
+        """Players who play the next hand in Fantasyland."""
+        return tuple(s.player for s in self.seats if s.in_fantasyland)
+
+
+@dataclass(frozen=True)
+class PublicLevel:
+    levels: tuple  # every Level of the tournament, in order
+    level: object  # the Level shown (the current, last one by default), None before the draw
+    tables: tuple  # PublicTable, by number
+
+    @property
+    def is_current(self):
+        return self.level is not None and self.level == self.levels[-1]
+
+    @property
+    def closed(self):
+        return self.level is not None and self.level.closed_at is not None
+
+    @property
+    def over(self):
+        return tuple(t for t in self.tables if t.is_over)
+
+    @property
+    def playing(self):
+        return tuple(t for t in self.tables if not t.is_over)
+
+    @property
+    def advanced(self):
+        """The winners of the finished tables, by table number."""
+        return tuple(t.winner for t in self.tables if t.is_over and t.winner is not None)
+
+    @property
+    def players(self):
+        return sum(len(t.seats) for t in self.tables)
+
+    @property
+    def in_fantasyland(self):
+        return sum(len(t.fantasyland) for t in self.tables)
+
+
+_PUBLIC_SEAT_FIELDS = (
+    "table_id",
+    "table__number",
+    "table__hands_played",
+    "table__required_hands",
+    "table__is_over",
+    "table__winner_id",
+    "position",
+    "total",
+    "place",
+    "in_fantasyland",
+    "left_after_hand",
+    "player_id",
+    "player__name",
+    "player__disqualified",
+)
+
+
+def _public_table(row, seat_rows, level_open):
+    """One table from its seats' rows (`_PUBLIC_SEAT_FIELDS`), in seat order."""
+    _, number, played, required, over, winner_id = row[:6]
+
+    def playing(seat):
+        # Gone from the table (3rd warning here), or disqualified since (while it plays).
+        return seat[10] is None and not (seat[13] and level_open)
+
+    active = [seat for seat in seat_rows if playing(seat)]
+    best = max((seat[7] for seat in active), default=None)
+    names = {seat[11]: PublicName(seat[11], seat[12]) for seat in seat_rows}
+    seats = tuple(
+        PublicSeat(
+            player=names[seat[11]],
+            position=seat[6],
+            total=seat[7],
+            place=seat[8],
+            in_fantasyland=seat[9] and not over and playing(seat),
+            leads=played > 0 and playing(seat) and seat[7] == best,
+            playing=playing(seat),
+            advances=over and seat[11] == winner_id,
+        )
+        for seat in seat_rows
+    )
+    return PublicTable(
+        pk=row[0],
+        number=number,
+        seats=seats,
+        hands_played=played,
+        required_hands=required,
+        is_over=over,
+        winner=names.get(winner_id),
+        tied=not over
+        and played > 0
+        and played >= required
+        and sum(1 for seat in active if seat[7] == best) > 1,
+    )
+
+
+def public_level(tournament, number=None):
+    """A level's tables, players and totals from the caches: 2 queries at any size.
+
+    `number` picks an earlier level; None (or a level that does not exist) the current
+    one. Rows are read as plain values, not model instances: a level of 300 players is
+    read and laid out in a few milliseconds.
+    """
+    levels = tuple(Level.objects.filter(tournament=tournament).order_by("number"))
+    level = next((lv for lv in levels if lv.number == number), levels[-1] if levels else None)
+    if level is None:
+        return PublicLevel(levels=levels, level=None, tables=())
+    rows = (
+        Seat.objects.filter(draw__level=level, draw__superseded_at__isnull=True)
+        .order_by("table__number", "position")
+        .values_list(*_PUBLIC_SEAT_FIELDS)
+    )
+    by_table = {}
+    for row in rows:
+        by_table.setdefault(row[0], []).append(row)
+    level_open = level.closed_at is None
+    tables = tuple(
+        _public_table(seat_rows[0], seat_rows, level_open) for seat_rows in by_table.values()
+    )
+    return PublicLevel(levels=levels, level=level, tables=tables)
+
+
+@dataclass(frozen=True)
+class PublicPosition:
+    """Where one player is: his seat in the latest level he plays, or how he went out."""
+
+    player: Player
+    standing: object  # Standing, or None for a withdrawn player
+    seat: object  # his Seat (table and level loaded) in the latest level he was drawn into
+    status: str  # "registered", "seated", "waiting", "out", "champion", "disqualified"
+
+    @property
+    def table(self):
+        return self.seat.table if self.seat is not None else None
+
+    @property
+    def level_number(self):
+        return self.seat.table.level.number if self.seat is not None else None
+
+    @property
+    def seat_number(self):
+        return self.seat.position + 1 if self.seat is not None else None
+
+
+def _position(player, standing, seat, tournament):
+    if standing is not None and standing.status == "champion":
+        status = "champion"
+    elif player.disqualified:
+        status = "disqualified"
+    elif seat is None:
+        status = "registered"
+    elif standing is not None and standing.status == "out":
+        status = "out"
+    elif seat.table.is_over and tournament.finished_at is None:
+        status = "waiting"  # won his table: drawn again when every table of the level is over
+    else:
+        status = "seated"
+    return PublicPosition(player=player, standing=standing, seat=seat, status=status)
+
+
+def _latest_seats(player_ids):
+    """Each player's seat in the latest level of a current draw: 1 query."""
+    latest = {}
+    for seat in (
+        Seat.objects.current()
+        .filter(player_id__in=player_ids)
+        .select_related("table__level")
+        .order_by("table__level__number")
+    ):
+        latest[seat.player_id] = seat
+    return latest
+
+
+@dataclass(frozen=True)
+class PublicSearch:
+    query: str
+    found: tuple  # PublicPosition, best matches first, at most search.MAX_RESULTS
+    more: bool  # more players matched than are listed
+
+
+def public_find(tournament, query, *, ranking=None):
+    """Where do I sit? The players whose name holds what was typed (accents optional),
+    each with his table and seat or how he went out: 4 queries at any size.
+
+    `ranking` is the tournament's `standings` when the caller has them already (then 1
+    query: the seats of the players found).
+    """
+    from tournament.search import MAX_RESULTS, search
+
+    rows = standings(tournament) if ranking is None else ranking
+    matches = search(query, rows, name=lambda row: row.player.name)
+    shown = matches[:MAX_RESULTS]
+    seats = _latest_seats([row.player.pk for row in shown]) if shown else {}
+    return PublicSearch(
+        query=query,
+        found=tuple(
+            _position(row.player, row, seats.get(row.player.pk), tournament) for row in shown
+        ),
+        more=len(matches) > len(shown),
+    )
+
+
+@dataclass(frozen=True)
+class PublicPlayer:
+    position: PublicPosition
+    seats: tuple  # his Seats, level by level (table and level loaded)
+    penalties: tuple  # his Penalties, in the order given (table and level loaded)
+
+    @property
+    def player(self):
+        return self.position.player
+
+    @property
+    def warnings(self):
+        """Warnings that count (not rescinded)."""
+        return sum(1 for p in self.penalties if p.rescinded_at is None)
+
+    @property
+    def points_deducted(self):
+        return sum(p.points for p in self.penalties if p.rescinded_at is None)
+
+
+def public_player(tournament, player_id, *, ranking=None):
+    """A player's tables level by level (table, place, points), his warnings and penalties
+    and where he stands: 6 queries at any size (3 when `ranking`, the tournament's
+    `standings`, is given). None when he is not of the tournament."""
+    player = Player.objects.filter(pk=player_id, tournament=tournament).first()
+    if player is None:
+        return None
+    seats = tuple(
+        Seat.objects.current()
+        .filter(player=player)
+        .select_related("table__level")
+        .order_by("table__level__number")
+    )
+    penalties = tuple(
+        Penalty.objects.filter(player=player)
+        .select_related("table__level")
+        .order_by("created_at", "id")
+    )
+    rows = standings(tournament) if ranking is None else ranking
+    standing = next((row for row in rows if row.player.pk == player.pk), None)
+    if standing is not None:
+        player = standing.player
+    return PublicPlayer(
+        position=_position(player, standing, seats[-1] if seats else None, tournament),
+        seats=seats,
+        penalties=penalties,
+    )

@@ -1,0 +1,487 @@
+"""A table's full score card (TD and public pages) and what a penalty will cost."""
+
+from dataclasses import dataclass
+
+from tournament.models import (
+    Hand,
+    HandResult,
+    HandVersion,
+    Penalty,
+    Seat,
+    Table,
+    Tournament,
+)
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One card as shown: "Q♠", and its suit's name for the colour ("hearts" is red)."""
+
+    text: str
+    suit: str
+
+    @property
+    def red(self):
+        return self.suit in ("hearts", "diamonds")
+
+
+def _category_labels():
+    from django.utils.translation import gettext_lazy as _
+
+    return {
+        "high_card": _("high card"),
+        "pair": _("pair"),
+        "two_pair": _("two pair"),
+        "three_of_a_kind": _("three of a kind"),
+        "straight": _("straight"),
+        "flush": _("flush"),
+        "full_house": _("full house"),
+        "four_of_a_kind": _("four of a kind"),
+        "straight_flush": _("straight flush"),
+        "royal_flush": _("royal flush"),
+    }
+
+
+def _row_labels():
+    from django.utils.translation import gettext_lazy as _
+
+    return {"front": _("Front"), "middle": _("Middle"), "back": _("Back")}
+
+
+@dataclass(frozen=True)
+class RowView:
+    """One row of a player's board in a hand entered as cards."""
+
+    name: str  # "front", "middle", "back"
+    cards: tuple  # CardView
+    category: str  # "pair", "full_house"... ("" when not known)
+    royalty: int
+
+    @property
+    def label(self):
+        return _row_labels().get(self.name, self.name)
+
+    @property
+    def category_label(self):
+        return _category_labels().get(self.category, "")
+
+
+@dataclass(frozen=True)
+class ScoreCell:
+    """One player's line of one hand (or of a penalty) on the score card."""
+
+    seat: Seat
+    played: bool  # False: the player was not at the table for this hand (he had left)
+    points: int | None = None
+    running_total: int | None = None
+    in_fantasyland: bool = False  # played this hand in Fantasyland
+    fantasyland_next: bool = False  # goes to (or stays in) Fantasyland after it
+    fouled: bool | None = None
+    royalties: int | None = None
+    rows: tuple = ()  # RowView, for a hand entered as cards
+
+
+@dataclass(frozen=True)
+class VersionCell:
+    seat: Seat
+    points: int
+    fantasyland_next: bool
+    fouled: bool | None
+
+
+@dataclass(frozen=True)
+class VersionView:
+    """One version of a hand, for its history: who entered it, when, why, and its points."""
+
+    version: int
+    mode: str
+    created_at: object
+    entered_by: str  # the user's name, or the revisor's label
+    reason: str
+    current: bool
+    cells: tuple  # VersionCell, in seat order
+
+
+@dataclass(frozen=True)
+class HandLine:
+    """One hand on the score card: its current version, and every version for the history."""
+
+    number: int
+    hand: Hand
+    dealer: Seat | None
+    version: int
+    mode: str
+    entered_by: str
+    created_at: object
+    cells: tuple  # ScoreCell, one per seat, in seat order
+    versions: tuple  # VersionView, oldest first
+
+    kind = "hand"
+
+    @property
+    def corrected(self):
+        return self.version > 1
+
+    @property
+    def has_cards(self):
+        return self.mode == HandVersion.Mode.CARDS
+
+
+@dataclass(frozen=True)
+class PenaltyLine:
+    """A penalty that counts, on the score card after the hand it was given after."""
+
+    penalty: Penalty
+    cells: tuple  # ScoreCell, one per seat (only the penalised player's has points)
+
+    kind = "penalty"
+
+    @property
+    def disqualifies(self):
+        from tournament.services.recompute import DISQUALIFYING_WARNING
+
+        return self.penalty.warning_number == DISQUALIFYING_WARNING
+
+
+@dataclass(frozen=True)
+class SeatTotal:
+    seat: Seat
+    hand_points: int
+    penalty_points: int
+    total: int
+    place: int | None
+    active: bool  # still plays at this table
+    in_fantasyland_next: bool
+    leads: bool
+
+
+@dataclass(frozen=True)
+class ScoreCard:
+    """Everything the score card shows (the TD's table page, the revisor's card)."""
+
+    table: Table
+    tournament: Tournament
+    seats: list  # Seat with player, in seat order
+    state: object  # tournament.table_state.TableState
+    lines: list  # HandLine and PenaltyLine, in the order they happened
+    totals: list  # SeatTotal, in seat order
+    penalties: list  # every penalty of the table's players in the tournament (any table)
+    open_call: object  # TableCall or None
+    settlement: object  # the TieSettlement that decided the table, or None
+
+    @property
+    def hands(self):
+        return [line for line in self.lines if line.kind == "hand"]
+
+    @property
+    def hands_played(self):
+        return self.state.hands_played
+
+    @property
+    def required_hands(self):
+        return self.state.required_hands
+
+    @property
+    def min_hands(self):
+        return self.tournament.min_hands
+
+    @property
+    def fantasyland_hands(self):
+        return self.state.required_hands - self.tournament.min_hands
+
+    @property
+    def next_hand(self):
+        return self.state.hands_played + 1
+
+    @property
+    def redrawn(self):
+        return self.table.draw.superseded_at is not None
+
+    @property
+    def closed(self):
+        return self.table.level.closed_at is not None
+
+    @property
+    def in_play(self):
+        """Its results can still change: the table's draw is current and its level open."""
+        return not self.redrawn and not self.closed
+
+    @property
+    def accepts_hands(self):
+        return self.in_play and not self.state.is_over
+
+    def _seat(self, seat_id):
+        return next((s for s in self.seats if s.id == seat_id), None)
+
+    @property
+    def active_seats(self):
+        return [s for s in self.seats if s.id in self.state.active_seat_ids]
+
+    @property
+    def next_dealer(self):
+        position = self.state.next_dealer_position
+        return next((s for s in self.seats if s.position == position), None)
+
+    @property
+    def next_fantasyland(self):
+        """The seats that play the next hand in Fantasyland."""
+        return [s for s in self.active_seats if self.state.in_fantasyland.get(s.id)]
+
+    @property
+    def winner(self):
+        return self._seat(self.state.winner_seat_id)
+
+    @property
+    def tied_leaders(self):
+        return [s for s in self.seats if s.id in self.state.tied_leader_ids]
+
+    @property
+    def tied_names(self):
+        return [s.player.name for s in self.tied_leaders]
+
+    @property
+    def next_fantasyland_names(self):
+        return [s.player.name for s in self.next_fantasyland]
+
+    @property
+    def winner_total(self):
+        winner = self.state.winner_seat_id
+        return self.state.totals[winner] if winner is not None else None
+
+    @property
+    def tied_total(self):
+        tied = self.state.tied_leader_ids
+        return self.state.totals[tied[0]] if tied else None
+
+    @property
+    def columns(self):
+        """Table columns of the card: hand, dealer, two per player, actions."""
+        return 3 + 2 * len(self.seats)
+
+
+_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+def card_views(text):
+    """Stored card codes ("Qs Qh 7d") as CardViews ("Q♠" black, "Q♥" red...)."""
+    from scoring.cards import card_suit, format_card, parse_card
+
+    views = []
+    for token in (text or "").split():
+        card = parse_card(token)
+        if card is None:  # stored codes are checked; keep anything else as it is
+            views.append(CardView(token, ""))
+        else:
+            views.append(CardView(format_card(card), _SUIT_NAMES[card_suit(card)]))
+    return tuple(views)
+
+
+def _entered_by(version):
+    if version.created_by_id is not None:
+        return version.created_by.get_username()
+    return version.entered_by_label
+
+
+def _rows_of(result):
+    detail = result.detail or {}
+    categories = detail.get("categories") or {}
+    royalties = detail.get("row_royalties") or {}
+    return tuple(
+        RowView(
+            name=row,
+            cards=card_views(getattr(result, row)),
+            category=categories.get(row) or "",
+            royalty=royalties.get(row) or 0,
+        )
+        for row in ("front", "middle", "back")
+    )
+
+
+def score_card(table):
+    """A table's whole score card (`table.level.tournament` and `table.draw` loaded): 6 queries.
+
+    Seats with players, the deciding tie settlement, every version of every hand
+    (with who entered it), their results, the penalties of the table's players,
+    and the open call: the same 6 at any length of the table. Running totals
+    include the penalties deducted here, each after the hand it was given after,
+    so that the last running total is the seat's total.
+    """
+    from tournament.models import TableCall, TieSettlement
+    from tournament.state import cached_progress, conclude_table
+
+    tournament = table.level.tournament
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
+    settlement = (
+        TieSettlement.objects.filter(table=table).select_related("winner", "created_by").last()
+    )
+    settled_seat = next(
+        (s.id for s in seats if settlement and s.player_id == settlement.winner_id), None
+    )
+    progress = cached_progress(table, seats)
+    penalty_points = {s.id: s.penalty_points for s in seats}
+    state = conclude_table(table, seats, progress, penalty_points, None)
+    if settled_seat is not None and settled_seat in state.tied_leader_ids:
+        state = conclude_table(table, seats, progress, penalty_points, settled_seat)
+    else:
+        settlement = None  # no tie for it to settle (any more): it decides nothing
+    versions = list(
+        HandVersion.objects.filter(hand__table=table)
+        .select_related("hand", "created_by")
+        .order_by("hand__number", "version")
+    )
+    results = {}
+    for result in HandResult.objects.filter(version__hand__table=table).order_by():
+        results.setdefault(result.version_id, {})[result.seat_id] = result
+    player_ids = [s.player_id for s in seats]
+    penalties = list(
+        Penalty.objects.filter(player_id__in=player_ids)
+        .select_related("player", "table__level", "created_by", "rescinded_by")
+        .order_by("created_at", "id")
+    )
+    open_call = TableCall.objects.filter(table=table, cleared_at__isnull=True).first()
+
+    by_hand = {}
+    for version in versions:
+        by_hand.setdefault(version.hand.number, []).append(version)
+    by_position = {s.position: s for s in seats}
+    seat_by_player = {s.player_id: s for s in seats}
+    here = {}  # after hand -> the penalties deducted at this table that count
+    for penalty in penalties:
+        if penalty.table_id == table.pk and penalty.rescinded_at is None:
+            here.setdefault(penalty.after_hand, []).append(penalty)
+
+    running = {s.id: 0 for s in seats}
+    lines = []
+
+    def penalty_lines(after):
+        for penalty in here.get(after, ()):
+            penalised = seat_by_player[penalty.player_id]
+            running[penalised.id] -= penalty.points
+            lines.append(
+                PenaltyLine(
+                    penalty=penalty,
+                    cells=tuple(
+                        ScoreCell(
+                            seat=s,
+                            played=s.id == penalised.id,
+                            points=-penalty.points if s.id == penalised.id else None,
+                            running_total=running[s.id],
+                        )
+                        for s in seats
+                    ),
+                )
+            )
+
+    penalty_lines(0)
+    for number in sorted(by_hand):
+        all_versions = by_hand[number]
+        current = next((v for v in all_versions if v.superseded_at is None), all_versions[-1])
+        current_results = results.get(current.pk, {})
+        cells = []
+        for seat in seats:
+            result = current_results.get(seat.id)
+            if result is None:
+                cells.append(ScoreCell(seat=seat, played=False, running_total=running[seat.id]))
+                continue
+            running[seat.id] += result.points
+            cells.append(
+                ScoreCell(
+                    seat=seat,
+                    played=True,
+                    points=result.points,
+                    running_total=running[seat.id],
+                    in_fantasyland=result.in_fantasyland,
+                    fantasyland_next=result.fantasyland_next,
+                    fouled=result.fouled,
+                    royalties=result.royalties,
+                    rows=_rows_of(result) if current.mode == HandVersion.Mode.CARDS else (),
+                )
+            )
+        history = tuple(
+            VersionView(
+                version=v.version,
+                mode=v.mode,
+                created_at=v.created_at,
+                entered_by=_entered_by(v),
+                reason=v.reason,
+                current=v.pk == current.pk,
+                cells=tuple(
+                    VersionCell(s, r.points, r.fantasyland_next, r.fouled)
+                    for s in seats
+                    if (r := results.get(v.pk, {}).get(s.id)) is not None
+                ),
+            )
+            for v in all_versions
+        )
+        lines.append(
+            HandLine(
+                number=number,
+                hand=current.hand,
+                dealer=by_position.get(current.hand.dealer_position),
+                version=current.version,
+                mode=current.mode,
+                entered_by=_entered_by(current),
+                created_at=current.created_at,
+                cells=tuple(cells),
+                versions=history,
+            )
+        )
+        penalty_lines(number)
+    # Penalties recorded after more hands than the card holds (none, unless the data is odd).
+    for after in sorted(a for a in here if a > (max(by_hand) if by_hand else 0)):
+        penalty_lines(after)
+
+    best = max((state.totals[sid] for sid in state.active_seat_ids), default=None)
+    totals = [
+        SeatTotal(
+            seat=s,
+            hand_points=state.hand_points[s.id],
+            penalty_points=state.penalty_points[s.id],
+            total=state.totals[s.id],
+            place=state.places.get(s.id),
+            active=s.id in state.active_seat_ids,
+            in_fantasyland_next=bool(state.in_fantasyland.get(s.id)),
+            leads=s.id in state.active_seat_ids and state.totals[s.id] == best,
+        )
+        for s in seats
+    ]
+    return ScoreCard(
+        table=table,
+        tournament=tournament,
+        seats=seats,
+        state=state,
+        lines=lines,
+        totals=totals,
+        penalties=penalties,
+        open_call=open_call,
+        settlement=settlement,
+    )
+
+
+@dataclass(frozen=True)
+class PenaltyCost:
+    """What a penalty would cost if given now: stated to the TD before it is given."""
+
+    warning_number: int  # 1st, 2nd, 3rd warning of the player in the tournament
+    points: int  # deducted from his total at his table
+    disqualifies: bool
+    table: Table | None  # where the points come off (None: at no table, no points)
+
+
+def penalty_cost(player, kind):
+    """The cost of giving `player` a penalty of `kind` now: 2 queries.
+
+    The player's warnings that count (not rescinded) across the tournament give
+    the number of this one; the price is the service's own (recompute.warning_points).
+    """
+    from tournament.services.recompute import DISQUALIFYING_WARNING, warning_points
+
+    number = Penalty.objects.standing().filter(player=player).count() + 1
+    seat = Seat.objects.open().filter(player=player).select_related("table").first()
+    table = seat.table if seat is not None else None
+    return PenaltyCost(
+        warning_number=number,
+        points=warning_points(kind, number) if table is not None else 0,
+        disqualifies=number >= DISQUALIFYING_WARNING,
+        table=table,
+    )

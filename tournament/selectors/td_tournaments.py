@@ -1,0 +1,161 @@
+"""The TD's tournament list and player roster."""
+
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import Coalesce
+
+from tournament.models import (
+    Level,
+    Player,
+    Seat,
+    Table,
+    Tournament,
+)
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """One line of the TD's tournament list."""
+
+    tournament: Tournament
+    state: str  # "running", "registration", "finished"
+    players: int  # registered and not withdrawn
+    level: int | None  # the current (highest) level's number
+    tables_over: int  # of the current level's current draw
+    tables_total: int
+
+
+_STATE_ORDER = {"running": 0, "registration": 1, "finished": 2}
+
+
+def td_tournament_list():
+    """Every tournament for the TD: running first, then not started, then finished,
+    newest first within each; with players, current level and its tables: 2 queries.
+    """
+    from django.db.models import Count, Max, Q
+
+    players = (
+        Player.objects.filter(tournament=OuterRef("pk"), withdrawn_at__isnull=True)
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    levels = (
+        Level.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(top=Max("number"))
+        .values("top")
+    )
+    tournaments = list(
+        Tournament.objects.select_related("champion")
+        .annotate(player_count=Coalesce(Subquery(players), 0), level_number=Subquery(levels))
+        .order_by("-created_at", "-id")
+    )
+    counts = {
+        row["level__tournament_id"]: row
+        for row in Table.objects.current()
+        .filter(level__closed_at__isnull=True)
+        .order_by()
+        .values("level__tournament_id")
+        .annotate(total=Count("pk"), over=Count("pk", filter=Q(is_over=True)))
+    }
+    rows = []
+    for tournament in tournaments:
+        if tournament.finished_at is not None:
+            state = "finished"
+        elif tournament.level_number is None:
+            state = "registration"
+        else:
+            state = "running"
+        tables = counts.get(tournament.pk, {})
+        rows.append(
+            TournamentRow(
+                tournament=tournament,
+                state=state,
+                players=tournament.player_count,
+                level=tournament.level_number,
+                tables_over=tables.get("over", 0),
+                tables_total=tables.get("total", 0),
+            )
+        )
+    rows.sort(key=lambda row: _STATE_ORDER[row.state])  # stable: newest first within each
+    return rows
+
+
+def form_submitted(key):
+    """Whether a TD form with this one-time key was already carried out: 1 query.
+
+    Checked before a form is validated against the database, so that a double
+    click is answered "already done" rather than "Anna is already registered".
+    """
+    from tournament.models import FormSubmission
+
+    return FormSubmission.objects.filter(key=key).exists()
+
+
+def first_draw_made(tournament):
+    """Whether the tournament's first draw is made (settings and registration closed): 1 query."""
+    return Level.objects.filter(tournament=tournament).exists()
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    player: Player
+    status: str  # "registered", "withdrawn", "disqualified", "in", "out", "champion"
+
+
+@dataclass(frozen=True)
+class Roster:
+    entries: list  # RosterEntry, by name the Swedish way
+    drawn: bool  # the first draw is made
+
+    @property
+    def active(self):
+        """Players registered and not withdrawn."""
+        return sum(1 for entry in self.entries if entry.status != "withdrawn")
+
+    @property
+    def withdrawn(self):
+        return sum(1 for entry in self.entries if entry.status == "withdrawn")
+
+
+def player_roster(tournament):
+    """Every player of the tournament with his status, by name the Swedish way: 2 queries.
+
+    Before the first draw a player is registered or withdrawn; after it he is in
+    (still playing, or waiting for the next draw as his table's winner), out, the
+    champion, or disqualified. `tournament.champion_id` is taken as given.
+    """
+    from tournament.text import swedish_sort_key
+
+    players = list(Player.objects.filter(tournament=tournament))
+    last_seat = {}
+    for seat in (
+        Seat.objects.current()
+        .filter(table__level__tournament=tournament)
+        .select_related("table__level")
+        .order_by("table__level__number")
+    ):
+        last_seat[seat.player_id] = seat
+    drawn = bool(last_seat)
+
+    def status(player):
+        if player.withdrawn_at is not None:
+            return "withdrawn"
+        if player.disqualified:
+            return "disqualified"
+        if player.pk == tournament.champion_id:
+            return "champion"
+        seat = last_seat.get(player.pk)
+        if seat is None:
+            return "registered"
+        table = seat.table
+        if table.level.closed_at is None and not (table.is_over and table.winner_id != player.pk):
+            return "in"
+        return "out"
+
+    players.sort(key=lambda player: (swedish_sort_key(player.name), player.number))
+    return Roster(entries=[RosterEntry(player, status(player)) for player in players], drawn=drawn)

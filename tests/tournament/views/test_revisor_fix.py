@@ -78,3 +78,15 @@ def test_after_the_next_hand_only_the_td_corrects(revisor, table):
 def test_nothing_to_fix_before_the_first_hand(revisor):
     response = revisor.get(FIX, follow=True)
     assert "No hand is recorded yet at this table." in response.content.decode()
+
+
+def test_once_the_table_is_over_only_the_td_corrects(revisor, make_tournament, td_user):
+    tournament = make_tournament(["Dan", "Eva"], name="Short", min_hands=1)
+    table = single_table(tournament, td_user)
+    revisor.get(reverse("revisor:link", args=[table.revisor_key]))
+    play(table, 4, -4)
+    page = revisor.get(reverse("revisor:card")).content.decode()
+    assert "Fix hand 1" not in page
+    response = revisor.post(FIX, fix_post(table, {"Dan": -4, "Eva": 4}, 1), follow=True)
+    assert "The table is over: only the TD can correct its hands now." in response.content.decode()
+    assert HandVersion.objects.filter(hand__table=table).count() == 1

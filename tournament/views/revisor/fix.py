@@ -44,6 +44,10 @@ def fix(request):
     if hand is None:
         messages.info(request, _("No hand is recorded yet at this table."))
         return redirect("revisor:card")
+    if table.is_over:
+        # The score card has gone to the TD: a change now could change who advances.
+        messages.error(request, _("The table is over: only the TD can correct its hands now."))
+        return redirect("revisor:card")
     form_class = CorrectCardsForm if version.mode == HandVersion.Mode.CARDS else CorrectPointsForm
     seats = [result.seat for result in results]
     status = 200

@@ -87,7 +87,10 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 60),
-        conn_health_checks=True,
+        # Off: the check is a `SELECT 1` round trip before every request's first query,
+        # a third of an unchanged poll's cost (docs/performance.md). Without it, a
+        # connection broken by a database restart fails one request, then is replaced.
+        conn_health_checks=env_bool("DJANGO_CONN_HEALTH_CHECKS", False),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -117,12 +120,27 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "td:dashboard"
 LOGOUT_REDIRECT_URL = "public:home"
 
+# How long a public page's live region, once rendered, is served although the tournament
+# moved on (tournament/views/public/common.py): a room's phones then cost one rendering per
+# few seconds, not one per hand. Tests see every change at once.
+PUBLIC_RENDER_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_RENDER_SECONDS", 5)
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("sv", _("Swedish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("DJANGO_TIME_ZONE", "Europe/Stockholm")
 USE_I18N = True
 USE_TZ = True
+
+# Each process keeps the public pages' rendered regions and pages (tournament/views/public/
+# common.py): a 300-player tournament has ~700 of them in two languages, more than the
+# default 300 entries, which would throw renderings away as fast as they are made.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    }
+}
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -188,3 +188,24 @@ def test_sqlite_transactions_take_the_write_lock_when_they_begin():
         "settings.DATABASES['default']['OPTIONS']['transaction_mode']", {"DJANGO_DEBUG": "1"}
     )
     assert result.stdout.strip() == "IMMEDIATE", result.stderr
+
+
+def test_public_renders_and_connection_checks_come_from_the_environment():
+    # Defaults: a public region is served up to 5 s after a change; no `SELECT 1` before
+    # each request's first query.
+    result = run_settings_probe(
+        "settings.PUBLIC_RENDER_SECONDS, settings.DATABASES['default']['CONN_HEALTH_CHECKS']",
+        {"DJANGO_DEBUG": "1"},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "5 False"
+    result = run_settings_probe(
+        "settings.PUBLIC_RENDER_SECONDS, settings.DATABASES['default']['CONN_HEALTH_CHECKS']",
+        {
+            "DJANGO_DEBUG": "1",
+            "DJANGO_PUBLIC_RENDER_SECONDS": "0",
+            "DJANGO_CONN_HEALTH_CHECKS": "on",
+        },
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "0 True"

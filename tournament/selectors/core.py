@@ -215,7 +215,41 @@ def revision_token(tournament_id):
     """
     # One constant SQL string: every poll runs it first, and building the same query
     # with the ORM cost four times the query itself (docs/performance.md).
-    with connection.cursor() as cursor:
+    with _token_cursor() as cursor:
         cursor.execute(_token_sql(), [tournament_id])
         row = cursor.fetchone()
     return None if row is None else f"{row[0]}.{row[1]}"
+
+
+def _token_cursor():
+    """A cursor for the token's query. On PostgreSQL, one that prepares its statement once
+    per connection: planned each time, it costs three times a one-row read (0.28 against
+    0.10 ms), and every poll runs it. Django opens connections with preparing off and its
+    own cursors bind on the client, which never prepare (so that PgBouncer works): this
+    switches preparing on for this cursor's statement alone. A pooler in transaction mode
+    would need `connection.cursor()` here instead."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.validate_thread_sharing()
+    connection.ensure_connection()
+    raw = connection.connection
+    if raw.prepare_threshold is None:
+        raw.prepare_threshold = 5  # psycopg's default; only cursors that bind on the server
+    with connection.wrap_database_errors:
+        cursor = _prepared_cursor_class()(raw)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
+
+
+@cache
+def _prepared_cursor_class():
+    import psycopg
+
+    class PreparedCursor(psycopg.Cursor):
+        """Binds its parameters on the server and prepares every statement it runs."""
+
+        def execute(self, query, params=None, **options):
+            return super().execute(query, params, prepare=True)
+
+    return PreparedCursor

@@ -7,6 +7,7 @@ from tournament.views import public
 app_name = "public"
 urlpatterns = [
     path("", public.home, name="home"),
+    path("t/language/", public.language, name="language"),
     path("t/<int:tournament_id>/", public.tournament, name="tournament"),
     path("t/<int:tournament_id>/find/", public.find, name="find"),
     path("t/<int:tournament_id>/standings/", public.standings, name="standings"),

@@ -3,12 +3,22 @@
 Nothing here writes: no service is called, no session is written for a visitor.
 """
 
-from tournament.views.public.pages import find, home, player, poster, standings, table, tournament
+from tournament.views.public.pages import (
+    find,
+    home,
+    language,
+    player,
+    poster,
+    standings,
+    table,
+    tournament,
+)
 from tournament.views.public.projector import standings_projector, tables_projector
 
 __all__ = [
     "find",
     "home",
+    "language",
     "player",
     "poster",
     "standings",

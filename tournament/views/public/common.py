@@ -1,16 +1,22 @@
 """What every public page shares: the tournament of the URL, the one polling mechanism, and
-the live region rendered once per revision.
+the live region rendered at most once per token and once per few seconds.
 
 A room of 300 phones polls these pages. An unchanged poll is answered `204 No Content`
 after the one indexed query of its token, touching neither the session nor the user, and
-a proxy may keep that answer for a moment (`Cache-Control: public, max-age=2`). A page's
-live region depends on nothing but the tournament's revision token and the language, so
-it is rendered once per token (kept in Django's cache, keyed by the token, so it can never
-be stale) and shared by every phone that asks for it: a changed poll then costs the token's
-query and a cache look-up. Regions are rendered without the request (no CSRF token, no
-user, no session in them), so that sharing them is safe.
+a proxy may keep that answer for a moment (`Cache-Control: public, max-age=2`).
+
+A page's live region depends on nothing but its token and the language, so it is rendered
+without the request (no CSRF token, no user, no session in it) and kept in Django's cache
+with the token it shows: every phone asking for it shares that one rendering. With a hand
+somewhere in the room every second, the token moves faster than phones poll, so a kept
+region is served for `render_seconds()` (5 s) even when the token has moved on: each
+process renders a region at most once in that time, and a phone's view trails the room by
+at most that much. Tokens are ordered (`token_order`), so a phone is never sent a region
+older than the one it shows (two processes keep two renderings), and a whole page for a
+visitor without a session is kept with its region's token too (`respond`).
 """
 
+import time
 from dataclasses import dataclass
 from functools import cache as cache_result
 from functools import lru_cache
@@ -38,8 +44,13 @@ PROJECTOR_POLL_SECONDS = 10
 PAGER_SECONDS = 10
 # How long a shared proxy may keep a poll's answer: a moment, well under a poll's interval.
 PROXY_SECONDS = 2
-# How long a rendered region is kept; a new token makes a new key long before this.
+# How long a rendered region may be served after its token moved on (settings.
+# PUBLIC_RENDER_SECONDS: tests set 0, so a hand shows at the next request).
+RENDER_SECONDS = 5
+# How long a rendered region (or the standings of a token) stays in the cache at most.
 REGION_SECONDS = 120
+# How long a whole page stays kept: it is only served while its region is the kept one.
+PAGE_SECONDS = 30
 
 LANGUAGE_CODES = {code for code, _ in settings.LANGUAGES}
 
@@ -49,6 +60,29 @@ def poll_seconds(*, projector=False):
     if seconds is not None:
         return seconds
     return PROJECTOR_POLL_SECONDS if projector else POLL_SECONDS
+
+
+def render_seconds():
+    """How long a kept region is served after its token moved on (see the module's doc)."""
+    return getattr(settings, "PUBLIC_RENDER_SECONDS", RENDER_SECONDS)
+
+
+def token_order(token):
+    """A token as numbers that only grow ("12.345" -> (12, 345)): the tournament's revision
+    first, then the sum of its open tables' (or one table's) revisions, which only grows
+    while the first stays the same. None for anything else (a forged `?rev=`)."""
+    parts = token.split(".") if token else ()
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) < 19 for p in parts):
+        return None
+    return tuple(map(int, parts))
+
+
+def shows_already(rev, token):
+    """Whether a phone showing `rev` has `token`'s region or a newer one already."""
+    if rev == token:
+        return True
+    shown, kept = token_order(rev), token_order(token)
+    return shown is not None and kept is not None and shown > kept
 
 
 def pager_seconds():
@@ -97,20 +131,18 @@ def shareable(response):
 
 @dataclass(frozen=True)
 class Poll:
-    token: str | None  # the current token, when the request is a poll of an existing subject
-    answer: HttpResponse | None  # 204 when the poll's region shows that token already
+    token: str  # the subject's current token
+    answer: HttpResponse | None  # 204 when the request is a poll that shows it already
 
 
 def poll(request, token_of, *args):
-    """An htmx poll (`?rev=`): its subject's current token (`token_of(*args)`, 1 indexed
-    query), and 204 when the region shows it already; nothing else is read. For other
-    requests, and for a subject that does not exist (the view then answers 404), neither."""
-    if not is_poll(request):
-        return Poll(None, None)
+    """The subject's current token (`token_of(*args)`, 1 indexed query), read first by every
+    request of a live page; 404 when there is no such subject. For an htmx poll (`?rev=`)
+    that shows the token already, the 204 answer: nothing else is read."""
     token = token_of(*args)
     if token is None:
-        return Poll(None, None)
-    answer = unchanged(request, token)
+        raise Http404("No such tournament or table.")
+    answer = unchanged(request, token) if is_poll(request) else None
     return Poll(token, shareable(answer) if answer is not None else None)
 
 
@@ -131,42 +163,73 @@ def poll_url(path, **params):
 class Region:
     html: str  # the live region, safe HTML
     title: str  # what the page's <title> says, when the region names it (a player's name)
+    token: str  # the token it was rendered at (its data-poll-rev)
+    key: str | None  # its cache key, when it is kept (a whole page is kept beside it)
 
 
-def region(template, key, build, *, cache_it=True):
-    """The page's live region (`template#live`).
+def region(template, subject, token, build, *, cache_it=True):
+    """The page's live region (`template#live`) for `subject` (what it shows, without the
+    token) as it stands at `token`, or as it stood when it was last rendered, if that was
+    less than `render_seconds()` ago.
 
-    `key` names what the region shows and must include its revision token; `build()`
-    gives the template's context (with an optional "title") and is only called when no
-    phone has asked for this key in this language yet.
+    `build()` gives the template's context (with the current token, and an optional
+    "title"); it is called only when the region has to be rendered.
     """
-    cache_key = ":".join(
+    key = ":".join(
         [
             "public-region",
-            *map(str, key),
+            *map(str, subject),
             translation.get_language(),
             str(poll_seconds()),
             str(pager_seconds()),
         ]
     )
-    kept = cache.get(cache_key) if cache_it else None
-    if kept is None:
-        context = build()
-        kept = (render_to_string(f"{template}#live", context), str(context.get("title", "")))
-        if cache_it:
-            cache.set(cache_key, kept, REGION_SECONDS)
-    return Region(html=mark_safe(kept[0]), title=kept[1])
+    now = time.time()
+    kept = cache.get(key) if cache_it else None
+    if kept is not None:
+        kept_token, rendered_at, html, title = kept
+        if kept_token == token or now - rendered_at < render_seconds():
+            return Region(mark_safe(html), title, kept_token, key)
+    context = build()
+    html, title = render_to_string(f"{template}#live", context), str(context.get("title", ""))
+    if cache_it:
+        cache.set(key, (token, now, html, title), REGION_SECONDS)
+    return Region(mark_safe(html), title, token, key if cache_it else None)
+
+
+def shared_page(request):
+    """Whether the whole page may be kept for everyone: a visitor with neither a session
+    nor a message sees what every other visitor sees (no user, no CSRF token: the
+    language switch of such a page needs none, see `public:language`)."""
+    cookies = request.COOKIES
+    return settings.SESSION_COOKIE_NAME not in cookies and "messages" not in cookies
 
 
 def respond(request, template, live, page_context=None, *, status=200):
-    """htmx: the region alone (shareable); otherwise the whole page around it."""
+    """htmx: the region alone (shareable), or 204 when the poll shows it or a newer one
+    already; otherwise the whole page around it, kept beside its region for visitors
+    with no session."""
     if request.htmx:
-        response = shareable(HttpResponse(live.html, status=status))
-    else:
-        context = {**(page_context() if callable(page_context) else page_context or {})}
-        context["live"] = live.html
-        context["title"] = live.title
-        response = render(request, template, context, status=status)
+        if "rev" in request.GET and shows_already(request.GET["rev"], live.token):
+            response = HttpResponse(status=204)
+        else:
+            response = HttpResponse(live.html, status=status)
+        return vary_on_htmx(shareable(response))
+    shared = live.key is not None and status == 200 and shared_page(request)
+    page_key = None
+    if shared:
+        where = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+        page_key = f"public-page:{live.key}:{live.token}:{where}"
+        body = cache.get(page_key)
+        if body is not None:
+            return vary_on_htmx(HttpResponse(body))
+    context = {**(page_context() if callable(page_context) else page_context or {})}
+    context["live"] = live.html
+    context["title"] = live.title
+    context["shared_page"] = shared
+    response = render(request, template, context, status=status)
+    if page_key is not None:
+        cache.set(page_key, response.content, PAGE_SECONDS)
     return vary_on_htmx(response)
 
 

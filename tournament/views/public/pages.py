@@ -7,9 +7,16 @@ of phones asking for the same one costs one rendering); polling stops once nothi
 can change there.
 """
 
+from functools import lru_cache
+
 from django.http import Http404
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from tournament import selectors
 from tournament.forms import PlayerSearchForm
@@ -18,6 +25,7 @@ from tournament.views.public.common import (
     get_table,
     get_tournament,
     in_poll_language,
+    is_poll,
     link_prefixes,
     loader,
     poll,
@@ -30,6 +38,12 @@ from tournament.views.public.common import (
 )
 
 TEMPLATES = "tournament/public/"
+
+
+# The language switch of a page kept for every visitor (common.shared_page): such a page
+# holds no CSRF token, which is what lets it be kept, and all a forged request could do
+# here is set a visitor's language cookie.
+language = csrf_exempt(set_language)
 
 
 def home(request):
@@ -64,24 +78,28 @@ def tournament(request, tournament_id):
 def _tournament(request, tournament_id, token):
     number = _level_number(request)
     load = loader(get_tournament, tournament_id)
-    token = token or load().token
     template = TEMPLATES + "tournament.html"
 
     def build():
         tournament = load()
         board = selectors.public_level(tournament, number)
         shown = board.level.number if board.level and not board.is_current else None
+        links = link_prefixes(tournament)
         return {
             "tournament": tournament,
             "board": board,
-            "links": link_prefixes(tournament),
+            "articles": [
+                table_article(translation.get_language(), links["table"], links["player"], t)
+                for t in board.tables
+            ],
+            "links": links,
             "token": token,
             "poll_url": poll_url(request.path, level=shown),
             "poll_every": poll_seconds(),
             "poll_stop": tournament.finished_at is not None or board.closed,
         }
 
-    live = region(template, ("tournament", tournament_id, number or "", token), build)
+    live = region(template, ("tournament", tournament_id, number or ""), token, build)
     return respond(
         request,
         template,
@@ -94,12 +112,24 @@ def _tournament(request, tournament_id, token):
     )
 
 
+@lru_cache(maxsize=4096)
+def table_article(language, table_link, player_link, table):
+    """One table's <article> on the tournament page, rendered once per content (a
+    `PublicTable` is a frozen value) and language: a hand changes one table of 100, so a
+    new rendering of the page's region renders that one table again, not all 100."""
+    context = {"t": table, "links": {"table": table_link, "player": player_link}}
+    return mark_safe(render_to_string(TEMPLATES + "tournament.html#ptable", context))
+
+
 def find(request, tournament_id):
     """Where do I sit? A few letters of a name, accents optional; for every player
     found, the table and seat, or how he went out. The results follow the draws live."""
-    polled = poll(request, selectors.revision_token, tournament_id)
-    if polled.answer is not None:
-        return polled.answer
+    # A search is not kept (as many regions as names typed): its page reads the tournament
+    # with its token in 1 query; only its polls read the token alone first.
+    if is_poll(request):
+        polled = poll(request, selectors.revision_token, tournament_id)
+        if polled.answer is not None:
+            return polled.answer
     return in_poll_language(request, lambda: _find(request, tournament_id))
 
 
@@ -125,7 +155,7 @@ def _find(request, tournament_id):
         }
 
     # As many regions as names typed: not worth keeping (the standings behind them are).
-    live = region(template, ("find", tournament.pk, tournament.token), build, cache_it=False)
+    live = region(template, ("find", tournament.pk), tournament.token, build, cache_it=False)
     status = 400 if form.is_bound and not valid else 200
     return respond(request, template, live, {"tournament": tournament, "form": form}, status=status)
 
@@ -141,8 +171,6 @@ def table(request, tournament_id, table_id):
 def _table(request, tournament_id, table_id, token):
     load = loader(get_tournament, tournament_id)
     load_table = loader(lambda: get_table(load(), table_id))
-    if token is None:
-        token = f"{load().revision}.{load_table().revision}"
     template = TEMPLATES + "table.html"
 
     def build():
@@ -156,7 +184,7 @@ def _table(request, tournament_id, table_id, token):
             "poll_stop": table.level.closed_at is not None or table.draw.superseded_at is not None,
         }
 
-    live = region(template, ("table", tournament_id, table_id, token), build)
+    live = region(template, ("table", tournament_id, table_id), token, build)
     return respond(request, template, live, lambda: {"tournament": load(), "table": load_table()})
 
 
@@ -172,7 +200,6 @@ def player(request, tournament_id, player_id):
 
 def _player(request, tournament_id, player_id, token):
     load = loader(get_tournament, tournament_id)
-    token = token or load().token
     template = TEMPLATES + "player.html"
 
     def build():
@@ -192,7 +219,7 @@ def _player(request, tournament_id, player_id, token):
             "poll_stop": tournament.finished_at is not None,
         }
 
-    live = region(template, ("player", tournament_id, player_id, token), build)
+    live = region(template, ("player", tournament_id, player_id), token, build)
     return respond(request, template, live, lambda: {"tournament": load()})
 
 
@@ -206,7 +233,6 @@ def standings(request, tournament_id):
 
 def _standings(request, tournament_id, token):
     load = loader(get_tournament, tournament_id)
-    token = token or load().token
     template = TEMPLATES + "standings.html"
 
     def build():
@@ -221,7 +247,7 @@ def _standings(request, tournament_id, token):
             "poll_stop": tournament.finished_at is not None,
         }
 
-    live = region(template, ("standings", tournament_id, token), build)
+    live = region(template, ("standings", tournament_id), token, build)
     return respond(request, template, live, lambda: {"tournament": load()})
 
 

@@ -28,7 +28,6 @@ def tables_projector(request, tournament_id):
 
 def _tables(request, tournament_id, token):
     load = loader(get_tournament, tournament_id)
-    token = token or load().token
     template = TEMPLATES + "projector_tables.html"
 
     def build():
@@ -43,7 +42,7 @@ def _tables(request, tournament_id, token):
             "poll_stop": tournament.finished_at is not None,
         }
 
-    live = region(template, ("tables-projector", tournament_id, token), build)
+    live = region(template, ("tables-projector", tournament_id), token, build)
     return respond(request, template, live, lambda: {"tournament": load()})
 
 
@@ -56,7 +55,6 @@ def standings_projector(request, tournament_id):
 
 def _standings(request, tournament_id, token):
     load = loader(get_tournament, tournament_id)
-    token = token or load().token
     template = TEMPLATES + "projector_standings.html"
 
     def build():
@@ -71,5 +69,5 @@ def _standings(request, tournament_id, token):
             "poll_stop": tournament.finished_at is not None,
         }
 
-    live = region(template, ("standings-projector", tournament_id, token), build)
+    live = region(template, ("standings-projector", tournament_id), token, build)
     return respond(request, template, live, lambda: {"tournament": load()})

@@ -9,8 +9,9 @@ the last ones and what limits them. In one run, on a throwaway PostgreSQL databa
 3. revisors recording a hand at every table every ~2 minutes (100 tables: ~1 hand/s),
    through the services, on the same database;
 4. locust (bench/locustfile.py, headless, at a lower CPU priority) stepping the number of
-   phones up; each phone polls the tournament page's live region and the standings every
-   5 s; probes ask for the bare view, an unchanged poll and the full page at the same load.
+   phones up; each phone opens the tournament page or the standings and polls its live
+   region every 5 s (--both-regions: both from every phone); probes ask for the bare view,
+   an unchanged poll and the full page at the same load.
 
 Per step it prints p50/p95 of each kind of request, the ratios to the bare view, errors,
 and how the 2 cores were shared (gunicorn, PostgreSQL, locust, anything else), then the
@@ -544,7 +545,8 @@ def print_report(rows, args):
         polls = sum((k.get(name) or {"n": 0})["n"] for name in (UNCHANGED, CHANGED))
         share = (k.get(UNCHANGED) or {"n": 0})["n"] / polls if polls else None
         # What the phones and probes ask for when nothing lags: 2 polls / 5 s, 3 / round.
-        offered = row["phones"] * 2 / 5 + args.probes * 3 / args.probe_every
+        regions = 2 if args.both_regions else 1  # polled by each phone every 5 s
+        offered = row["phones"] * regions / 5 + args.probes * 3 / args.probe_every
         rate = f"{row['rps']:.0f}/{offered:.0f}"
         print(
             f"{row['phones']:>6} {rate:>11} {row['errors']:>4} "
@@ -599,21 +601,29 @@ def judge(rows):
     best = max((row["phones"] for row in rows if row["phones"] > 0 and served(row)), default=None)
     judged = [row for row in rows if kept_up(row)]
     steps = ", ".join(str(row["phones"]) for row in judged) or "none"
-    where = f"worst of p50 and p95 over the steps where the bare view kept up: {steps} phones"
+    # Latency as the issue compares it: the typical request (p50), at its worst over the
+    # steps; the tail (p95) is printed beside it, where a page that renders shows.
+    where = f"worst p50 over the steps where the bare view kept up: {steps} phones"
     for label, kind, target in (
         ("full public page vs bare view", PAGE, TARGET_PAGE_RATIO),
         ("unchanged poll vs bare view", UNCHANGED, TARGET_POLL_RATIO),
     ):
-        values = [ratio(row, kind, stat) for row in judged for stat in ("p50", "p95")]
-        values = [v for v in values if v is not None]
-        value = max(values) if values else None
+        worst = {}
+        for stat in ("p50", "p95"):
+            values = [ratio(row, kind, stat) for row in judged]
+            values = [v for v in values if v is not None]
+            worst[stat] = max(values) if values else None
+        value = worst["p50"]
+        tail = f"; p95 at worst {fmt(worst['p95'], '.2f')}x"
         if value is None:
             lines.append(f"MISSED  {label}: not measured ({where})")
         elif value <= target:
-            lines.append(f"met     {label}: {value:.2f}x <= {target}x ({where})")
+            lines.append(f"met     {label}: {value:.2f}x <= {target}x ({where}{tail})")
         else:
             over = value / target - 1
-            lines.append(f"MISSED  {label}: {value:.2f}x > {target}x, {over:.0%} over ({where})")
+            lines.append(
+                f"MISSED  {label}: {value:.2f}x > {target}x, {over:.0%} over ({where}{tail})"
+            )
     if best is not None and best >= TARGET_PHONES:
         lines.append(
             f"met     phones at p95 < {TARGET_P95_MS:g} ms, 0 errors: {best} >= {TARGET_PHONES}"
@@ -667,6 +677,8 @@ def run_locust(work, base, tournament_id, args):
     ]
     if args.processes:
         command += ["--processes", str(args.processes)]
+    if args.both_regions:
+        command.append("--both-regions")
     if args.nice:
         command = ["nice", "-n", str(args.nice), *command]
     # GEVENT_RESOLVER=block: gevent's default resolver hands every connection's address
@@ -714,6 +726,11 @@ def main():
     parser.add_argument("--nice", type=int, default=10, help="locust's CPU niceness (0: none)")
     parser.add_argument("--processes", type=int, default=0, help="locust --processes (0: one)")
     parser.add_argument("--all-steps", action="store_true", help="go on after a missed step")
+    parser.add_argument(
+        "--both-regions",
+        action="store_true",
+        help="every phone polls the tournament page and the standings (twice the requests)",
+    )
     parser.add_argument("--pg", default=pg_server(), help="local PostgreSQL server (trust)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument(

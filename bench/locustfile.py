@@ -1,10 +1,12 @@
 """Simulated phones on the public pages of one tournament (bench/bench_public.py runs it).
 
-A phone loads the tournament page once (with its CSS and JS), then every 5 s polls the
-page's live region and the standings with the revision each shows, as static/js/poll.js
-does: `?rev=<token>` with htmx's headers; 204 while nothing changed, else the fresh
-fragment, whose data-poll-rev is the revision to send next. Phones are spread over the
-5 s, never in step.
+A phone opens one page, the tournament page (two phones in three) or the standings, with
+its CSS and JS, then every 5 s polls that page's live region with the revision it shows,
+as static/js/poll.js does: `?rev=<token>` with htmx's headers; 204 while nothing changed,
+else the fresh fragment, whose data-poll-rev is the revision to send next. One page: a
+phone shows one page at a time, and poll.js pauses a page that is not shown
+(--both-regions polls the standings too from every phone, twice the requests). Phones are
+spread over the 5 s, never in step.
 
 A few "probes" measure the yardsticks at the same load: each every --probe-every seconds
 asks, in a random order, for the bare view (/bench/ok/, which exists only when the
@@ -50,6 +52,8 @@ POLL_URL = re.compile(rb'data-poll-url="([^"]*)"')
 ASSET = re.compile(rb'(?:href|src)="(/static/[^"]+\.(?:css|js))"')
 # A room in Sweden: most phones ask for Swedish, some for English.
 LANGUAGES = (("sv-SE,sv;q=0.9,en;q=0.8", 7), ("en-GB,en;q=0.9", 3))
+# The page a phone has open: its table (the tournament page) more often than the standings.
+PAGES = (("", 2), ("standings/", 1))
 USER_AGENT = "Mozilla/5.0 (Linux; Android 14) bench-phone"
 
 UNCHANGED = "poll unchanged (204)"
@@ -76,6 +80,11 @@ def _options(parser):
         "--stop-p95-ms", type=float, default=0, help="stop after a step over this p95 (0: never)"
     )
     parser.add_argument("--out", default="", help="folder for the windows and the samples")
+    parser.add_argument(
+        "--both-regions",
+        action="store_true",
+        help="every phone polls the tournament page's region and the standings",
+    )
 
 
 @events.init.add_listener
@@ -158,10 +167,11 @@ class Reader(FastHttpUser):
             "HX-Trigger": "live",
         }
 
-    def load_page(self, assets=False):
-        """The tournament page, as a phone opens it: its live region (URL, revision)."""
+    def load_page(self, assets=False, page=""):
+        """A page of the tournament (its tables, or `page`), as a phone opens it: its live
+        region (URL, revision)."""
         tournament = self.environment.parsed_options.tournament_id
-        self.page_url = f"/t/{tournament}/"
+        self.page_url = f"/t/{tournament}/{page}"
         with self.client.get(
             self.page_url, headers=self.headers, name=PAGE, catch_response=True
         ) as response:
@@ -198,19 +208,23 @@ class Reader(FastHttpUser):
 
 
 class Phone(Reader):
-    """A player's phone: the page once, then both live regions every 5 s."""
+    """A player's phone: one page, then its live region every 5 s (--both-regions: the
+    tournament page, then its region and the standings' every 5 s)."""
 
     def on_start(self):
         language = random.choices([a for a, _ in LANGUAGES], [w for _, w in LANGUAGES])[0]
         self.headers = {"Accept-Language": language, "User-Agent": USER_AGENT}
-        self.regions = []
-        page = self.load_page(assets=True)
-        if page is not None:
+        both = self.environment.parsed_options.both_regions
+        page = "" if both else random.choices([p for p, _ in PAGES], [w for _, w in PAGES])[0]
+        region = self.load_page(assets=True, page=page)
+        self.regions = [] if region is None else [region]
+        if region is not None and both:
             # The standings poll the same token; the page names the language in its URL.
             tournament = self.environment.parsed_options.tournament_id
-            lang = page.url.split("lang=", 1)[-1].split("&", 1)[0] if "lang=" in page.url else ""
+            url = region.url
+            lang = url.split("lang=", 1)[-1].split("&", 1)[0] if "lang=" in url else ""
             standings = f"/t/{tournament}/standings/" + (f"?lang={lang}" if lang else "")
-            self.regions = [page, Region(standings, page.rev)]
+            self.regions.append(Region(standings, region.rev))
         # Phones are opened at different moments: their polls are spread over the period.
         gevent.sleep(random.uniform(0, self.period))
         self.due = time.monotonic()

@@ -76,6 +76,26 @@ def test_a_total_changes_on_the_phone_when_a_hand_is_recorded_elsewhere(
     assert problems == []
 
 
+def test_a_phone_switches_a_kept_page_to_swedish_and_it_stays_live(quick, phone_page, live_server):
+    """The tournament page is kept whole for phones without a session, so its language
+    switch carries no CSRF token: it still works, and the Swedish page still polls."""
+    page = phone_page
+    problems = watch_console(page)
+    tournament, (table,) = tournament_with(["Anna Berg", "Björk Ek", "Åsa-Märta Östergren"])
+    page.goto(f"{live_server.url}/t/{tournament.pk}/")
+    expect(page.locator("#table-1 .hands")).to_have_text("0/3 hands")
+    assert page.locator("form.lang-switch").get_attribute("action") == "/t/language/"
+    page.get_by_role("button", name="Svenska").click()
+    page.wait_for_url(f"{live_server.url}/t/{tournament.pk}/")
+    assert page.locator("html").get_attribute("lang") == "sv"
+    expect(page.locator("#table-1 .hands")).to_have_text("0/3 händer")
+    hands.record_hand(
+        table=table, hand_number=1, idempotency_key=uuid.uuid4(), points={0: 2, 1: -1, 2: -1}
+    )
+    expect(page.locator("#table-1 .hands")).to_have_text("1/3 händer", timeout=10_000)
+    assert problems == []
+
+
 def test_where_do_i_sit_on_a_phone(quick, phone_page, live_server):
     page = phone_page
     problems = watch_console(page)

@@ -230,8 +230,11 @@ def _token_cursor():
     would need `connection.cursor()` here instead."""
     if connection.vendor != "postgresql":
         return connection.cursor()
-    connection.validate_thread_sharing()
+    # What `connection.cursor()` does around the cursor it makes (Django's `_cursor` and
+    # `_prepare_cursor`), by public methods, around this one.
+    connection.close_if_health_check_failed()
     connection.ensure_connection()
+    connection.validate_thread_sharing()
     raw = connection.connection
     if raw.prepare_threshold is None:
         raw.prepare_threshold = 5  # psycopg's default; only cursors that bind on the server

@@ -19,7 +19,7 @@ visitor without a session is kept with its region's token too (`respond`).
 import time
 from dataclasses import dataclass
 from functools import cache as cache_result
-from functools import lru_cache
+from functools import lru_cache, wraps
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -44,9 +44,6 @@ PROJECTOR_POLL_SECONDS = 10
 PAGER_SECONDS = 10
 # How long a shared proxy may keep a poll's answer: a moment, well under a poll's interval.
 PROXY_SECONDS = 2
-# How long a rendered region may be served after its token moved on (settings.
-# PUBLIC_RENDER_SECONDS: tests set 0, so a hand shows at the next request).
-RENDER_SECONDS = 5
 # How long a rendered region (or the standings of a token) stays in the cache at most.
 REGION_SECONDS = 120
 # How long a whole page stays kept: it is only served while its region is the kept one.
@@ -63,8 +60,9 @@ def poll_seconds(*, projector=False):
 
 
 def render_seconds():
-    """How long a kept region is served after its token moved on (see the module's doc)."""
-    return getattr(settings, "PUBLIC_RENDER_SECONDS", RENDER_SECONDS)
+    """How long a kept region is served after its token moved on (see the module's doc):
+    settings.PUBLIC_RENDER_SECONDS, 5 s unless the environment says otherwise, 0 in tests."""
+    return settings.PUBLIC_RENDER_SECONDS
 
 
 def token_order(token):
@@ -144,6 +142,26 @@ def poll(request, token_of, *args):
         raise Http404("No such tournament or table.")
     answer = unchanged(request, token) if is_poll(request) else None
     return Poll(token, shareable(answer) if answer is not None else None)
+
+
+def live_page(token_of, *names):
+    """A live page's view, written as `view(request, token, **ids)`: every request reads
+    the subject's token first (`token_of` of the URL's `names`, the tournament's by
+    default: 1 indexed query, 404 when there is no such subject), a poll that shows it
+    already gets 204 and nothing more, and the rest runs in the language a poll names."""
+    names = names or ("tournament_id",)
+
+    def decorate(view):
+        @wraps(view)
+        def live_view(request, **ids):
+            polled = poll(request, token_of, *(ids[name] for name in names))
+            if polled.answer is not None:
+                return polled.answer
+            return in_poll_language(request, lambda: view(request, polled.token, **ids))
+
+        return live_view
+
+    return decorate
 
 
 def loader(load, *args):

@@ -27,6 +27,7 @@ from tournament.views.public.common import (
     in_poll_language,
     is_poll,
     link_prefixes,
+    live_page,
     loader,
     poll,
     poll_seconds,
@@ -66,16 +67,10 @@ def _share(request, tournament):
     }
 
 
-def tournament(request, tournament_id):
+@live_page(selectors.revision_token)
+def tournament(request, token, tournament_id):
     """The tournament page: the current (or a chosen) level's tables, players, totals, hands
     played and required, Fantasyland, finished tables and who advanced; the champion."""
-    polled = poll(request, selectors.revision_token, tournament_id)
-    if polled.answer is not None:
-        return polled.answer
-    return in_poll_language(request, lambda: _tournament(request, tournament_id, polled.token))
-
-
-def _tournament(request, tournament_id, token):
     number = _level_number(request)
     load = loader(get_tournament, tournament_id)
     template = TEMPLATES + "tournament.html"
@@ -160,15 +155,9 @@ def _find(request, tournament_id):
     return respond(request, template, live, {"tournament": tournament, "form": form}, status=status)
 
 
-def table(request, tournament_id, table_id):
+@live_page(selectors.public_table_token, "tournament_id", "table_id")
+def table(request, token, tournament_id, table_id):
     """A table's score card, hand by hand, read-only; live while its level is open."""
-    polled = poll(request, selectors.public_table_token, tournament_id, table_id)
-    if polled.answer is not None:
-        return polled.answer
-    return in_poll_language(request, lambda: _table(request, tournament_id, table_id, polled.token))
-
-
-def _table(request, tournament_id, table_id, token):
     load = loader(get_tournament, tournament_id)
     load_table = loader(lambda: get_table(load(), table_id))
     template = TEMPLATES + "table.html"
@@ -188,17 +177,9 @@ def _table(request, tournament_id, table_id, token):
     return respond(request, template, live, lambda: {"tournament": load(), "table": load_table()})
 
 
-def player(request, tournament_id, player_id):
+@live_page(selectors.revision_token)
+def player(request, token, tournament_id, player_id):
     """A player's page: each level's table, place and points; his warnings and penalties."""
-    polled = poll(request, selectors.revision_token, tournament_id)
-    if polled.answer is not None:
-        return polled.answer
-    return in_poll_language(
-        request, lambda: _player(request, tournament_id, player_id, polled.token)
-    )
-
-
-def _player(request, tournament_id, player_id, token):
     load = loader(get_tournament, tournament_id)
     template = TEMPLATES + "player.html"
 
@@ -223,15 +204,9 @@ def _player(request, tournament_id, player_id, token):
     return respond(request, template, live, lambda: {"tournament": load()})
 
 
-def standings(request, tournament_id):
+@live_page(selectors.revision_token)
+def standings(request, token, tournament_id):
     """Champion first, then as rules.md section 6 orders them; live during play."""
-    polled = poll(request, selectors.revision_token, tournament_id)
-    if polled.answer is not None:
-        return polled.answer
-    return in_poll_language(request, lambda: _standings(request, tournament_id, polled.token))
-
-
-def _standings(request, tournament_id, token):
     load = loader(get_tournament, tournament_id)
     template = TEMPLATES + "standings.html"
 

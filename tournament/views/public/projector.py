@@ -6,10 +6,9 @@ from tournament import selectors
 from tournament.views.public.common import (
     cached_standings,
     get_tournament,
-    in_poll_language,
+    live_page,
     loader,
     pager_seconds,
-    poll,
     poll_seconds,
     poll_url,
     region,
@@ -19,14 +18,8 @@ from tournament.views.public.common import (
 TEMPLATES = "tournament/public/"
 
 
-def tables_projector(request, tournament_id):
-    polled = poll(request, selectors.revision_token, tournament_id)
-    if polled.answer is not None:
-        return polled.answer
-    return in_poll_language(request, lambda: _tables(request, tournament_id, polled.token))
-
-
-def _tables(request, tournament_id, token):
+@live_page(selectors.revision_token)
+def tables_projector(request, token, tournament_id):
     load = loader(get_tournament, tournament_id)
     template = TEMPLATES + "projector_tables.html"
 
@@ -46,14 +39,8 @@ def _tables(request, tournament_id, token):
     return respond(request, template, live, lambda: {"tournament": load()})
 
 
-def standings_projector(request, tournament_id):
-    polled = poll(request, selectors.revision_token, tournament_id)
-    if polled.answer is not None:
-        return polled.answer
-    return in_poll_language(request, lambda: _standings(request, tournament_id, polled.token))
-
-
-def _standings(request, tournament_id, token):
+@live_page(selectors.revision_token)
+def standings_projector(request, token, tournament_id):
     load = loader(get_tournament, tournament_id)
     template = TEMPLATES + "projector_standings.html"
 

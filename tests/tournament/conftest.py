@@ -2,8 +2,42 @@ import uuid
 
 import pytest
 
-from tournament.models import Seat
+from tournament.models import (
+    AuditEntry,
+    Draw,
+    Hand,
+    HandResult,
+    HandVersion,
+    Level,
+    Penalty,
+    Player,
+    Seat,
+    Table,
+    TieSettlement,
+    Tournament,
+)
 from tournament.services import draws, hands, registration
+
+# Every table a tournament writes to: a refused change must leave each as it was.
+TOURNAMENT_MODELS = (
+    Tournament,
+    Player,
+    Level,
+    Draw,
+    Table,
+    Seat,
+    Hand,
+    HandVersion,
+    HandResult,
+    Penalty,
+    TieSettlement,
+    AuditEntry,
+)
+
+
+def row_counts():
+    """The number of rows of every tournament table, by model name."""
+    return {model.__name__: model.objects.count() for model in TOURNAMENT_MODELS}
 
 
 def names(count):

@@ -20,38 +20,13 @@ from django.db import transaction
 from django.template.defaultfilters import filesizeformat
 from django.utils import translation
 
+from tests.tournament.conftest import row_counts
 from tournament.autoplay import simulate
 from tournament.models import (
-    AuditEntry,
-    Draw,
-    Hand,
-    HandResult,
-    HandVersion,
-    Level,
-    Penalty,
-    Player,
-    Seat,
     Table,
-    TieSettlement,
-    Tournament,
 )
 from tournament.services import backup
 from tournament.services.errors import InvalidEntry
-
-MODELS = (
-    Tournament,
-    Player,
-    Level,
-    Draw,
-    Table,
-    Seat,
-    Hand,
-    HandVersion,
-    HandResult,
-    Penalty,
-    TieSettlement,
-    AuditEntry,
-)
 
 
 def walk_caches(tournament):
@@ -99,17 +74,13 @@ def finished(django_db_setup, django_db_blocker):
     return _exported(django_db_blocker, players=5, seed="five", min_hands=4)[0]
 
 
-def counts():
-    return {model.__name__: model.objects.count() for model in MODELS}
-
-
 def refused(raw, message):
     """Importing `raw` (bytes) is refused with exactly `message`, and nothing is written."""
-    before = counts()
+    before = row_counts()
     with pytest.raises(InvalidEntry) as caught:
         backup.import_backup(raw)
     assert caught.value.message == message
-    assert counts() == before
+    assert row_counts() == before
 
 
 def as_bytes(data):
@@ -547,7 +518,7 @@ def test_the_command_prints_the_message_and_writes_nothing(in_play, tmp_path):
     data = copy.deepcopy(in_play)
     data["players"][0]["name"] = ""
     path.write_bytes(as_bytes(data))
-    before = counts()
+    before = row_counts()
     with pytest.raises(CommandError, match=re.escape("players[0].name must not be empty.")):
         call_command("import_tournament", str(path), stdout=io.StringIO())
     path.write_bytes(b"\xff" + as_bytes(in_play))
@@ -556,7 +527,7 @@ def test_the_command_prints_the_message_and_writes_nothing(in_play, tmp_path):
     path.write_bytes(b"[" * 100_000)
     with pytest.raises(CommandError, match="nested too deeply"):
         call_command("import_tournament", str(path), stdout=io.StringIO())
-    assert counts() == before
+    assert row_counts() == before
 
 
 @pytest.mark.django_db

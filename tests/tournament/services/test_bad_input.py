@@ -11,45 +11,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.tournament.conftest import positions
+from tests.tournament.conftest import positions, row_counts
 from tournament.models import (
-    AuditEntry,
-    Draw,
     Hand,
     HandResult,
-    HandVersion,
     Level,
     Penalty,
     Player,
     Seat,
     Table,
-    TieSettlement,
     Tournament,
 )
 from tournament.services import ServiceError, draws, hands, penalties, registration
 
 pytestmark = pytest.mark.django_db
 
-MODELS = (
-    Tournament,
-    Player,
-    Level,
-    Draw,
-    Table,
-    Seat,
-    Hand,
-    HandVersion,
-    HandResult,
-    Penalty,
-    TieSettlement,
-    AuditEntry,
-)
-
 
 def snapshot():
     """Enough of the database to see any change: row counts and every cached number."""
     return (
-        tuple(model.objects.count() for model in MODELS),
+        row_counts(),
         tuple(Tournament.objects.order_by("pk").values_list("revision", "name", "min_hands")),
         tuple(Table.objects.order_by("pk").values_list("revision", "hands_played", "is_over")),
         tuple(Seat.objects.order_by("pk").values_list("total", "penalty_points")),

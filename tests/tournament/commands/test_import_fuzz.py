@@ -16,9 +16,9 @@ import pytest
 
 from tests.tournament.commands.test_import_damaged import (  # noqa: F401 (fixtures)
     as_bytes,
-    counts,
     simulated,
 )
+from tests.tournament.conftest import row_counts
 from tournament.services import backup
 from tournament.services.errors import InvalidEntry
 
@@ -104,11 +104,11 @@ def test_random_damage_is_refused_cleanly_or_harmless(simulated):  # noqa: F811
         data = fresh(exported, f"Damaged {round_number}")
         path = rng.choice(paths)
         damage(data, path, rng)
-        before = counts()
+        before = row_counts()
         try:
             restored = backup.import_backup(as_bytes(data))
         except InvalidEntry:
-            assert counts() == before, path
+            assert row_counts() == before, path
             continue
         again = fresh(
             json.loads(json.dumps(backup.export_tournament(restored))), f"Again {round_number}"

@@ -42,6 +42,27 @@ def _key(request, form, prefix=None):
     return OnceForm(prefix=prefix), None
 
 
+def _carry_out(request, form, change, *, prefix=None, refused=None):
+    """A player form's POST, carried out at most once: `change(cleaned_data)` runs when the
+    one-time key is fresh and the form valid. Returns the OnceForm to show again and what
+    came of it: ALREADY_DONE for a repeated key, the change's result, or None when the
+    form goes back with its errors (a refused change's, then `refused` if given)."""
+    once, key = _key(request, form, prefix=prefix)
+    if key is None:
+        return once, None
+    if selectors.form_submitted(key):
+        return once, ALREADY_DONE
+    if not form.is_valid():
+        return once, None
+    try:
+        return once, submit_once(request, key, lambda: change(form.cleaned_data))
+    except ServiceError as error:
+        add_service_error(form, error)
+        if refused:
+            form.add_error(None, refused)
+        return once, None
+
+
 def _page(request, tournament, *, status=200, add=None, paste=None, refusal=None):
     roster = selectors.player_roster(tournament)
     add_form, add_once = add or (PlayerForm(tournament=tournament), OnceForm(prefix="add"))
@@ -73,32 +94,24 @@ def players(request, tournament_id):
     if selectors.first_draw_made(tournament):
         return _page(request, tournament, status=400, refusal=_closed_message())
     form = PlayerForm(request.POST, tournament=tournament)
-    once, key = _key(request, form, prefix="add")
-    if key is not None and selectors.form_submitted(key):
+    once, player = _carry_out(
+        request,
+        form,
+        lambda data: registration.register_player(
+            tournament=tournament, actor=request.user, name=data["name"]
+        ),
+        prefix="add",
+    )
+    if player is ALREADY_DONE:
         already_done(request)
         return redirect(_players_url(tournament))
-    if key is not None and form.is_valid():
-        name = form.cleaned_data["name"]
-        try:
-            player = submit_once(
-                request,
-                key,
-                lambda: registration.register_player(
-                    tournament=tournament, actor=request.user, name=name
-                ),
-            )
-        except ServiceError as error:
-            add_service_error(form, error)
-        else:
-            if player is ALREADY_DONE:
-                already_done(request)
-                return redirect(_players_url(tournament))
-            messages.success(
-                request,
-                _("%(name)s registered with start number %(number)d.")
-                % {"name": player.name, "number": player.number},
-            )
-            return redirect(_players_url(tournament, added=1))
+    if player is not None:
+        messages.success(
+            request,
+            _("%(name)s registered with start number %(number)d.")
+            % {"name": player.name, "number": player.number},
+        )
+        return redirect(_players_url(tournament, added=1))
     return _page(request, tournament, status=400, add=(form, once))
 
 
@@ -111,38 +124,34 @@ def paste(request, tournament_id):
     if selectors.first_draw_made(tournament):
         return _page(request, tournament, status=400, refusal=_closed_message())
     form = PlayerListForm(request.POST, tournament=tournament)
-    once, key = _key(request, form, prefix="paste")
-    if key is not None and selectors.form_submitted(key):
+
+    def register_all(data):
+        return [
+            registration.register_player(tournament=tournament, actor=request.user, name=name)
+            for name in data["names"]
+        ]
+
+    once, registered = _carry_out(
+        request,
+        form,
+        register_all,
+        prefix="paste",
+        refused=_("Nothing from the list was registered."),
+    )
+    if registered is ALREADY_DONE:
         already_done(request)
         return redirect(_players_url(tournament))
-    if key is not None and form.is_valid():
-        names = form.cleaned_data["names"]
-
-        def register_all():
-            return [
-                registration.register_player(tournament=tournament, actor=request.user, name=n)
-                for n in names
-            ]
-
-        try:
-            registered = submit_once(request, key, register_all)
-        except ServiceError as error:
-            add_service_error(form, error)
-            form.add_error(None, _("Nothing from the list was registered."))
-        else:
-            if registered is ALREADY_DONE:
-                already_done(request)
-            else:
-                messages.success(
-                    request,
-                    _("Registered from the list: %(count)d (start numbers %(first)d to %(last)d).")
-                    % {
-                        "count": len(registered),
-                        "first": registered[0].number,
-                        "last": registered[-1].number,
-                    },
-                )
-            return redirect(_players_url(tournament))
+    if registered is not None:
+        messages.success(
+            request,
+            _("Registered from the list: %(count)d (start numbers %(first)d to %(last)d).")
+            % {
+                "count": len(registered),
+                "first": registered[0].number,
+                "last": registered[-1].number,
+            },
+        )
+        return redirect(_players_url(tournament))
     return _page(request, tournament, status=400, paste=(form, once))
 
 
@@ -161,30 +170,23 @@ def rename(request, tournament_id, player_id):
         context = {"tournament": tournament, "player": player, "form": form, "once": OnceForm()}
         return render(request, template, context)
     form = RenamePlayerForm(request.POST, player=player)
-    once, key = _key(request, form)
-    if key is not None and selectors.form_submitted(key):
+    once, done = _carry_out(
+        request,
+        form,
+        lambda data: registration.rename_player(
+            player=player, actor=request.user, name=data["name"]
+        ),
+    )
+    if done is ALREADY_DONE:
         already_done(request)
         return redirect(_players_url(tournament))
-    if key is not None and form.is_valid():
-        name = form.cleaned_data["name"]
-        try:
-            done = submit_once(
-                request,
-                key,
-                lambda: registration.rename_player(player=player, actor=request.user, name=name),
-            )
-        except ServiceError as error:
-            add_service_error(form, error)
-        else:
-            if done is ALREADY_DONE:
-                already_done(request)
-            else:
-                messages.success(
-                    request,
-                    _("Start number %(number)d is now called %(name)s.")
-                    % {"number": done.number, "name": done.name},
-                )
-            return redirect(_players_url(tournament))
+    if done is not None:
+        messages.success(
+            request,
+            _("Start number %(number)d is now called %(name)s.")
+            % {"number": done.number, "name": done.name},
+        )
+        return redirect(_players_url(tournament))
     context = {"tournament": tournament, "player": player, "form": form, "once": once}
     return render(request, template, context, status=400)
 

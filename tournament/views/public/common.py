@@ -16,6 +16,7 @@ older than the one it shows (two processes keep two renderings), and a whole pag
 visitor without a session is kept with its region's token too (`respond`).
 """
 
+import re
 import time
 from dataclasses import dataclass
 from functools import cache as cache_result
@@ -29,8 +30,9 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
+from django.utils.text import compress_string
 
 from tournament import selectors
 from tournament.models import Table
@@ -50,6 +52,7 @@ REGION_SECONDS = 120
 PAGE_SECONDS = 30
 
 LANGUAGE_CODES = {code for code, _ in settings.LANGUAGES}
+GZIP = re.compile(r"\bgzip\b")  # in Accept-Encoding, as Django's GZipMiddleware reads it
 
 
 def poll_seconds(*, projector=False):
@@ -136,7 +139,8 @@ class Poll:
 def poll(request, token_of, *args):
     """The subject's current token (`token_of(*args)`, 1 indexed query), read first by every
     request of a live page; 404 when there is no such subject. For an htmx poll (`?rev=`)
-    that shows the token already, the 204 answer: nothing else is read."""
+    that shows the token already, the 204 answer: nothing else is read. (A page whose
+    region is kept is a `live_page`, which also answers a poll showing the kept region.)"""
     token = token_of(*args)
     if token is None:
         raise Http404("No such tournament or table.")
@@ -144,24 +148,105 @@ def poll(request, token_of, *args):
     return Poll(token, shareable(answer) if answer is not None else None)
 
 
-def live_page(token_of, *names):
-    """A live page's view, written as `view(request, token, **ids)`: every request reads
+@dataclass(frozen=True)
+class Live:
+    """What a live page's view is given: its subject's current token, and `subject`, what
+    its region shows (the view and its URL's ids), which names the kept region."""
+
+    token: str
+    subject: tuple
+
+
+def live_page(token_of, *names, shown_by=None):
+    """A live page's view, written as `view(request, live, **ids)`: every request reads
     the subject's token first (`token_of` of the URL's `names`, the tournament's by
-    default: 1 indexed query, 404 when there is no such subject), a poll that shows it
-    already gets 204 and nothing more, and the rest runs in the language a poll names."""
+    default: 1 indexed query, 404 when there is no such subject); a poll that shows what
+    it would be sent already gets 204, one whose region is kept gets it (`kept_answer`),
+    and the rest runs in the language a poll names. `shown_by(request)` is what else of the request
+    picks what the region shows (the tournament page's level).
+
+    The view also gets `answer_poll(request, ids)`, by which `LivePollMiddleware` answers
+    such polls before the rest of the middleware runs."""
     names = names or ("tournament_id",)
 
     def decorate(view):
+        def read_live(request, ids):
+            token = token_of(*(ids[name] for name in names))
+            if token is None:
+                raise Http404("No such tournament or table.")
+            shown = shown_by(request) if shown_by is not None else ()
+            request.public_live = Live(token, (view.__name__, *ids.values(), *shown))
+            return request.public_live
+
+        def answer_poll(request, ids):
+            return kept_answer(request, read_live(request, ids))
+
         @wraps(view)
         def live_view(request, **ids):
-            polled = poll(request, token_of, *(ids[name] for name in names))
-            if polled.answer is not None:
-                return polled.answer
-            return in_poll_language(request, lambda: view(request, polled.token, **ids))
+            # The token read already for this request, when the middleware looked first.
+            live = getattr(request, "public_live", None) or read_live(request, ids)
 
+            def run():
+                answer = kept_answer(request, live) if is_poll(request) else None
+                return answer if answer is not None else view(request, live, **ids)
+
+            return in_poll_language(request, run)
+
+        live_view.answer_poll = answer_poll
         return live_view
 
     return decorate
+
+
+def kept_answer(request, live):
+    """The answer to an htmx poll that needs nothing rendered, else None: 204 when the poll
+    shows what it would be sent already (the current token, or the kept region, still
+    served, or a newer one), the kept region when the poll shows something older."""
+    rev = request.GET.get("rev")
+    if rev == live.token:
+        return no_content()
+    key = region_key(live.subject)
+    kept = served_token(key, live.token, time.time())
+    if kept is None:
+        return None
+    if shows_already(rev, kept):
+        return no_content()
+    stored = cache.get(f"{key}:{kept}")
+    return None if stored is None else fragment(request, stored[0], stored[2])
+
+
+def no_content():
+    """An unchanged poll's answer: htmx leaves the page alone; a proxy may keep it."""
+    return vary_on_htmx(shareable(HttpResponse(status=204)))
+
+
+def fragment(request, html, gz, status=200):
+    """A live region for htmx: the same for every phone, so a proxy may keep it."""
+    return vary_on_htmx(shareable(compressed(request, html, gz, status)))
+
+
+def accepts_gzip(request):
+    return GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")) is not None
+
+
+def compressed(request, text, gz, status=200):
+    """`text` as a response, gzipped (`gz`, compressed once when it was kept) for a
+    visitor who takes gzip: a region of 100 tables is 42 kB, 4 kB gzipped, and a room of
+    phones shares the venue's Wi-Fi. Only what is the same for every visitor is kept so,
+    with no secret in it (no CSRF token, nothing of a session): nothing for BREACH."""
+    if gz is not None and accepts_gzip(request):
+        response = HttpResponse(gz, status=status)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(text, status=status)
+    if gz is not None:
+        patch_vary_headers(response, ["Accept-Encoding"])
+    response["Content-Length"] = str(len(response.content))
+    return response
+
+
+def gzipped(text):
+    return compress_string(text.encode())
 
 
 def loader(load, *args):
@@ -183,17 +268,12 @@ class Region:
     title: str  # what the page's <title> says, when the region names it (a player's name)
     token: str  # the token it was rendered at (its data-poll-rev)
     key: str | None  # its cache key, when it is kept (a whole page is kept beside it)
+    gz: bytes | None = None  # the HTML gzipped, when it is kept
 
 
-def region(template, subject, token, build, *, cache_it=True):
-    """The page's live region (`template#live`) for `subject` (what it shows, without the
-    token) as it stands at `token`, or as it stood when it was last rendered, if that was
-    less than `render_seconds()` ago.
-
-    `build()` gives the template's context (with the current token, and an optional
-    "title"); it is called only when the region has to be rendered.
-    """
-    key = ":".join(
+def region_key(subject):
+    """The cache key of a region showing `subject` in the current language."""
+    return ":".join(
         [
             "public-region",
             *map(str, subject),
@@ -202,17 +282,45 @@ def region(template, subject, token, build, *, cache_it=True):
             str(pager_seconds()),
         ]
     )
+
+
+def served_token(key, token, now):
+    """The token of the region kept under `key` when it is still to be served (rendered at
+    `token`, the current one, or less than `render_seconds()` ago), else None. The token
+    and the time are kept apart from the HTML, so that a poll does not read the HTML."""
+    kept = cache.get(key)
+    if kept is None:
+        return None
+    kept_token, rendered_at = kept
+    return kept_token if kept_token == token or now - rendered_at < render_seconds() else None
+
+
+def region(template, live, build, *, cache_it=True):
+    """The page's live region (`template#live`) for `live.subject` as it stands at
+    `live.token`, or as it stood when it was last rendered, if that was less than
+    `render_seconds()` ago.
+
+    `build()` gives the template's context (with the current token, and an optional
+    "title"); it is called only when the region has to be rendered.
+    """
+    key = region_key(live.subject) if cache_it else None
     now = time.time()
-    kept = cache.get(key) if cache_it else None
+    kept = served_token(key, live.token, now) if cache_it else None
     if kept is not None:
-        kept_token, rendered_at, html, title = kept
-        if kept_token == token or now - rendered_at < render_seconds():
-            return Region(mark_safe(html), title, kept_token, key)
+        # Under its own token: a region rendered later never replaces this one's HTML.
+        stored = cache.get(f"{key}:{kept}")
+        if stored is not None:
+            html, title, gz = stored
+            return Region(mark_safe(html), title, kept, key, gz)
     context = build()
     html, title = render_to_string(f"{template}#live", context), str(context.get("title", ""))
-    if cache_it:
-        cache.set(key, (token, now, html, title), REGION_SECONDS)
-    return Region(mark_safe(html), title, token, key if cache_it else None)
+    if not cache_it:
+        return Region(mark_safe(html), title, live.token, None)
+    gz = gzipped(html)
+    cache.set_many(
+        {key: (live.token, now), f"{key}:{live.token}": (html, title, gz)}, REGION_SECONDS
+    )
+    return Region(mark_safe(html), title, live.token, key, gz)
 
 
 def shared_page(request):
@@ -229,26 +337,26 @@ def respond(request, template, live, page_context=None, *, status=200):
     with no session."""
     if request.htmx:
         if "rev" in request.GET and shows_already(request.GET["rev"], live.token):
-            response = HttpResponse(status=204)
-        else:
-            response = HttpResponse(live.html, status=status)
-        return vary_on_htmx(shareable(response))
+            return no_content()
+        return fragment(request, live.html, live.gz, status)
     shared = live.key is not None and status == 200 and shared_page(request)
     page_key = None
     if shared:
         where = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
         page_key = f"public-page:{live.key}:{live.token}:{where}"
-        body = cache.get(page_key)
-        if body is not None:
-            return vary_on_htmx(HttpResponse(body))
+        kept = cache.get(page_key)
+        if kept is not None:
+            return vary_on_htmx(compressed(request, *kept))
     context = {**(page_context() if callable(page_context) else page_context or {})}
     context["live"] = live.html
     context["title"] = live.title
     context["shared_page"] = shared
     response = render(request, template, context, status=status)
-    if page_key is not None:
-        cache.set(page_key, response.content, PAGE_SECONDS)
-    return vary_on_htmx(response)
+    if page_key is None:
+        return vary_on_htmx(response)
+    kept = (response.content, gzipped(response.content.decode()))
+    cache.set(page_key, kept, PAGE_SECONDS)
+    return vary_on_htmx(compressed(request, *kept))
 
 
 def in_poll_language(request, view):

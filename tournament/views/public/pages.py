@@ -21,6 +21,7 @@ from django.views.i18n import set_language
 from tournament import selectors
 from tournament.forms import PlayerSearchForm
 from tournament.views.public.common import (
+    Live,
     cached_standings,
     get_table,
     get_tournament,
@@ -67,8 +68,8 @@ def _share(request, tournament):
     }
 
 
-@live_page(selectors.revision_token)
-def tournament(request, token, tournament_id):
+@live_page(selectors.revision_token, shown_by=lambda request: (_level_number(request) or "",))
+def tournament(request, live, tournament_id):
     """The tournament page: the current (or a chosen) level's tables, players, totals, hands
     played and required, Fantasyland, finished tables and who advanced; the champion."""
     number = _level_number(request)
@@ -88,17 +89,17 @@ def tournament(request, token, tournament_id):
                 for t in board.tables
             ],
             "links": links,
-            "token": token,
+            "token": live.token,
             "poll_url": poll_url(request.path, level=shown),
             "poll_every": poll_seconds(),
             "poll_stop": tournament.finished_at is not None or board.closed,
         }
 
-    live = region(template, ("tournament", tournament_id, number or ""), token, build)
+    shown = region(template, live, build)
     return respond(
         request,
         template,
-        live,
+        shown,
         lambda: {
             "tournament": load(),
             "form": PlayerSearchForm(),
@@ -150,13 +151,16 @@ def _find(request, tournament_id):
         }
 
     # As many regions as names typed: not worth keeping (the standings behind them are).
-    live = region(template, ("find", tournament.pk), tournament.token, build, cache_it=False)
+    live = Live(tournament.token, ("find", tournament.pk))
+    shown = region(template, live, build, cache_it=False)
     status = 400 if form.is_bound and not valid else 200
-    return respond(request, template, live, {"tournament": tournament, "form": form}, status=status)
+    return respond(
+        request, template, shown, {"tournament": tournament, "form": form}, status=status
+    )
 
 
 @live_page(selectors.public_table_token, "tournament_id", "table_id")
-def table(request, token, tournament_id, table_id):
+def table(request, live, tournament_id, table_id):
     """A table's score card, hand by hand, read-only; live while its level is open."""
     load = loader(get_tournament, tournament_id)
     load_table = loader(lambda: get_table(load(), table_id))
@@ -167,18 +171,18 @@ def table(request, token, tournament_id, table_id):
         return {
             "tournament": load(),
             "card": selectors.score_card(table),
-            "token": token,
+            "token": live.token,
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),
             "poll_stop": table.level.closed_at is not None or table.draw.superseded_at is not None,
         }
 
-    live = region(template, ("table", tournament_id, table_id), token, build)
-    return respond(request, template, live, lambda: {"tournament": load(), "table": load_table()})
+    shown = region(template, live, build)
+    return respond(request, template, shown, lambda: {"tournament": load(), "table": load_table()})
 
 
 @live_page(selectors.revision_token)
-def player(request, token, tournament_id, player_id):
+def player(request, live, tournament_id, player_id):
     """A player's page: each level's table, place and points; his warnings and penalties."""
     load = loader(get_tournament, tournament_id)
     template = TEMPLATES + "player.html"
@@ -194,18 +198,18 @@ def player(request, token, tournament_id, player_id):
             "title": record.player.name,
             "tournament": tournament,
             "record": record,
-            "token": token,
+            "token": live.token,
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),
             "poll_stop": tournament.finished_at is not None,
         }
 
-    live = region(template, ("player", tournament_id, player_id), token, build)
-    return respond(request, template, live, lambda: {"tournament": load()})
+    shown = region(template, live, build)
+    return respond(request, template, shown, lambda: {"tournament": load()})
 
 
 @live_page(selectors.revision_token)
-def standings(request, token, tournament_id):
+def standings(request, live, tournament_id):
     """Champion first, then as rules.md section 6 orders them; live during play."""
     load = loader(get_tournament, tournament_id)
     template = TEMPLATES + "standings.html"
@@ -216,14 +220,14 @@ def standings(request, token, tournament_id):
             "tournament": tournament,
             "rows": cached_standings(tournament),
             "links": link_prefixes(tournament),
-            "token": token,
+            "token": live.token,
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),
             "poll_stop": tournament.finished_at is not None,
         }
 
-    live = region(template, ("standings", tournament_id), token, build)
-    return respond(request, template, live, lambda: {"tournament": load()})
+    shown = region(template, live, build)
+    return respond(request, template, shown, lambda: {"tournament": load()})
 
 
 def poster(request, tournament_id):

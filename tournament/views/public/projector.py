@@ -19,7 +19,7 @@ TEMPLATES = "tournament/public/"
 
 
 @live_page(selectors.revision_token)
-def tables_projector(request, token, tournament_id):
+def tables_projector(request, live, tournament_id):
     load = loader(get_tournament, tournament_id)
     template = TEMPLATES + "projector_tables.html"
 
@@ -28,19 +28,19 @@ def tables_projector(request, token, tournament_id):
         return {
             "tournament": tournament,
             "board": selectors.public_level(tournament),
-            "token": token,
+            "token": live.token,
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(projector=True),
             "pager_every": pager_seconds(),
             "poll_stop": tournament.finished_at is not None,
         }
 
-    live = region(template, ("tables-projector", tournament_id), token, build)
-    return respond(request, template, live, lambda: {"tournament": load()})
+    shown = region(template, live, build)
+    return respond(request, template, shown, lambda: {"tournament": load()})
 
 
 @live_page(selectors.revision_token)
-def standings_projector(request, token, tournament_id):
+def standings_projector(request, live, tournament_id):
     load = loader(get_tournament, tournament_id)
     template = TEMPLATES + "projector_standings.html"
 
@@ -49,12 +49,12 @@ def standings_projector(request, token, tournament_id):
         return {
             "tournament": tournament,
             "rows": cached_standings(tournament),
-            "token": token,
+            "token": live.token,
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(projector=True),
             "pager_every": pager_seconds(),
             "poll_stop": tournament.finished_at is not None,
         }
 
-    live = region(template, ("standings-projector", tournament_id), token, build)
-    return respond(request, template, live, lambda: {"tournament": load()})
+    shown = region(template, live, build)
+    return respond(request, template, shown, lambda: {"tournament": load()})

@@ -13,9 +13,11 @@ an unknown tournament) goes on down the middleware as before, with the token alr
 for the view, so that no request reads it twice.
 """
 
+from functools import lru_cache
+
+from django.conf import settings
 from django.http import Http404
-from django.urls import Resolver404, resolve
-from django.utils import translation
+from django.urls import Resolver404, get_urlconf, resolve
 
 from tournament.views.public.common import poll_language
 
@@ -36,19 +38,27 @@ class LivePollMiddleware:
         language = poll_language(request)
         if language is None or "rev" not in request.GET:
             return None
-        try:
-            match = resolve(request.path_info)
-        except Resolver404:
+        found = live_view_of(get_urlconf() or settings.ROOT_URLCONF, request.path_info)
+        if found is None:
             return None
-        answer_poll = getattr(match.func, "answer_poll", None)
-        if answer_poll is None:
-            return None
+        answer_poll, ids = found
         request.get_host()  # refuses a host not in ALLOWED_HOSTS (400), as Django would
         try:
-            with translation.override(language):
-                answer = answer_poll(request, match.kwargs)
+            answer = answer_poll(request, dict(ids), language)
         except Http404:
             return None  # the whole way down, for the 404 page in the visitor's language
         if answer is not None and answer.status_code == 200:
             answer["Content-Language"] = language  # as LocaleMiddleware says it
         return answer
+
+
+@lru_cache(maxsize=4096)
+def live_view_of(urlconf, path):
+    """The `answer_poll` of the live public page at `path` and its URL's ids, or None.
+    Kept per path: a room polls a few hundred addresses, each thousands of times."""
+    try:
+        match = resolve(path, urlconf)
+    except Resolver404:
+        return None
+    answer_poll = getattr(match.func, "answer_poll", None)
+    return None if answer_poll is None else (answer_poll, tuple(match.kwargs.items()))

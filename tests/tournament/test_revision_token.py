@@ -3,6 +3,7 @@
 import uuid
 
 import pytest
+from django.db import DataError, connection, transaction
 
 from tests.tournament.conftest import single_table
 from tournament.selectors import revision_token
@@ -33,3 +34,39 @@ def test_token_moves_with_hands_penalties_and_calls(make_tournament, td_user):
 def test_unknown_tournament_has_no_token_and_one_query(django_assert_num_queries):
     with django_assert_num_queries(1):
         assert revision_token(999_999) is None
+
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's"
+)
+
+
+@postgres_only
+def test_the_token_query_is_prepared_once_per_connection(make_tournament):
+    tournament = make_tournament(3)
+    for _ in range(6):  # psycopg prepares a statement on its 5th run
+        token = revision_token(tournament.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert len([s for s in prepared if "SUM(tb" in s]) == 1
+    tournament.refresh_from_db()
+    assert token == f"{tournament.revision}.0"  # no table drawn: the sum is 0
+
+
+@postgres_only
+def test_the_token_query_runs_through_djangos_wrappers_and_errors(make_tournament):
+    tournament = make_tournament(3)
+    seen = []
+
+    def wrapper(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(wrapper):
+        revision_token(tournament.pk)
+    assert len(seen) == 1 and "SUM(tb" in seen[0]
+    # A database error is Django's, as from any other query.
+    with pytest.raises(DataError), transaction.atomic():
+        revision_token("not a number")
+    assert revision_token(tournament.pk) is not None  # the connection is usable after it

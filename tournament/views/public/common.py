@@ -165,7 +165,7 @@ def live_page(token_of, *names, shown_by=None):
     and the rest runs in the language a poll names. `shown_by(request)` is what else of the request
     picks what the region shows (the tournament page's level).
 
-    The view also gets `answer_poll(request, ids)`, by which `LivePollMiddleware` answers
+    The view also gets `answer_poll(request, ids, language)`, by which `LivePollMiddleware` answers
     such polls before the rest of the middleware runs."""
     names = names or ("tournament_id",)
 
@@ -178,8 +178,8 @@ def live_page(token_of, *names, shown_by=None):
             request.public_live = Live(token, (view.__name__, *ids.values(), *shown))
             return request.public_live
 
-        def answer_poll(request, ids):
-            return kept_answer(request, read_live(request, ids))
+        def answer_poll(request, ids, language):
+            return kept_answer(request, read_live(request, ids), language)
 
         @wraps(view)
         def live_view(request, **ids):
@@ -198,14 +198,15 @@ def live_page(token_of, *names, shown_by=None):
     return decorate
 
 
-def kept_answer(request, live):
+def kept_answer(request, live, language=None):
     """The answer to an htmx poll that needs nothing rendered, else None: 204 when the poll
     shows what it would be sent already (the current token, or the kept region, still
-    served, or a newer one), the kept region when the poll shows something older."""
+    served, or a newer one), the kept region (in `language`, the current one) when the
+    poll shows something older."""
     rev = request.GET.get("rev")
     if rev == live.token:
         return no_content()
-    key = region_key(live.subject)
+    key = region_key(live.subject, language)
     kept = served_token(key, live.token, time.time())
     if kept is None:
         return None
@@ -216,8 +217,13 @@ def kept_answer(request, live):
 
 
 def no_content():
-    """An unchanged poll's answer: htmx leaves the page alone; a proxy may keep it."""
-    return vary_on_htmx(shareable(HttpResponse(status=204)))
+    """An unchanged poll's answer: htmx leaves the page alone; a proxy may keep it. (The
+    headers `shareable` and `vary_on_htmx` would give, written as they are: this is the
+    answer a room gets most.)"""
+    return HttpResponse(
+        status=204,
+        headers={"Cache-Control": f"public, max-age={PROXY_SECONDS}", "Vary": "HX-Request"},
+    )
 
 
 def fragment(request, html, gz, status=200):
@@ -271,13 +277,13 @@ class Region:
     gz: bytes | None = None  # the HTML gzipped, when it is kept
 
 
-def region_key(subject):
-    """The cache key of a region showing `subject` in the current language."""
+def region_key(subject, language=None):
+    """The cache key of a region showing `subject` in `language` (the current one)."""
     return ":".join(
         [
             "public-region",
             *map(str, subject),
-            translation.get_language(),
+            language or translation.get_language(),
             str(poll_seconds()),
             str(pager_seconds()),
         ]

@@ -3,7 +3,9 @@ the live region rendered at most once per token and once per few seconds.
 
 A room of 300 phones polls these pages. An unchanged poll is answered `204 No Content`
 after the one indexed query of its token, touching neither the session nor the user, and
-a proxy may keep that answer for a moment (`Cache-Control: public, max-age=2`).
+a proxy may keep that answer for a moment (`Cache-Control: public, max-age=2`). A poll
+that needs nothing rendered is answered by `tournament.middleware.LivePollMiddleware`
+through each view's `answer_poll`, before the rest of the middleware.
 
 A page's live region depends on nothing but its token and the language, so it is rendered
 without the request (no CSRF token, no user, no session in it) and kept in Django's cache

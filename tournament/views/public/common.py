@@ -164,11 +164,11 @@ def live_page(token_of, *names, shown_by=None):
     the subject's token first (`token_of` of the URL's `names`, the tournament's by
     default: 1 indexed query, 404 when there is no such subject); a poll that shows what
     it would be sent already gets 204, one whose region is kept gets it (`kept_answer`),
-    and the rest runs in the language a poll names. `shown_by(request)` is what else of the request
-    picks what the region shows (the tournament page's level).
+    and the rest runs in the language a poll names. `shown_by(request)` is what else of
+    the request picks what the region shows (the tournament page's level).
 
-    The view also gets `answer_poll(request, ids, language)`, by which `LivePollMiddleware` answers
-    such polls before the rest of the middleware runs."""
+    The view also gets `answer_poll(request, ids, language)`, by which
+    `LivePollMiddleware` answers such polls before the rest of the middleware runs."""
     names = names or ("tournament_id",)
 
     def decorate(view):

@@ -54,20 +54,24 @@ def tournament_levels(tournament):
     )
 
 
+def current_versions_with_results():
+    """For hands: `hand.current_versions`, the current version (a list of one) with its
+    per-seat results in seat order: 2 queries for any number of hands."""
+    return Prefetch(
+        "versions",
+        queryset=HandVersion.objects.current().prefetch_related(
+            Prefetch("results", queryset=HandResult.objects.order_by("seat__position"))
+        ),
+        to_attr="current_versions",
+    )
+
+
 def table_hands(table):
     """A table's hands, each with its current version and per-seat results: 3 queries."""
     return list(
         Hand.objects.filter(table=table)
         .order_by("number")
-        .prefetch_related(
-            Prefetch(
-                "versions",
-                queryset=HandVersion.objects.current().prefetch_related(
-                    Prefetch("results", queryset=HandResult.objects.order_by("seat__position"))
-                ),
-                to_attr="current_versions",
-            )
-        )
+        .prefetch_related(current_versions_with_results())
     )
 
 

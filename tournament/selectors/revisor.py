@@ -1,13 +1,7 @@
 """The revisor's card: the table's revision and its last hands."""
 
-from django.db.models import Prefetch
-
-from tournament.models import (
-    Hand,
-    HandResult,
-    HandVersion,
-    Table,
-)
+from tournament.models import Hand, Table
+from tournament.selectors.core import current_versions_with_results
 
 
 def table_revision(table_id):
@@ -20,13 +14,5 @@ def last_hands(table, count=5):
     return list(
         Hand.objects.filter(table=table)
         .order_by("-number")
-        .prefetch_related(
-            Prefetch(
-                "versions",
-                queryset=HandVersion.objects.current().prefetch_related(
-                    Prefetch("results", queryset=HandResult.objects.order_by("seat__position"))
-                ),
-                to_attr="current_versions",
-            )
-        )[:count]
+        .prefetch_related(current_versions_with_results())[:count]
     )

@@ -11,68 +11,19 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournament.conftest import play
+from tests.tournament.views.conftest import live_pages, with_rev
 from tournament import selectors
-from tournament.models import Player, Table
-from tournament.services import draws
-from tournament.views.public import common
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 HTMX = {"HX-Request": "true"}
 GZIP = {**HTMX, "Accept-Encoding": "gzip, deflate, br"}
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def two_tables(make_tournament, td_user):
-    tournament = make_tournament(6, min_hands=3)
-    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="fast")
-    first, second = Table.objects.current().filter(level=level).order_by("number")
-    return tournament, first, second
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def time(self):
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch, settings):
-    settings.PUBLIC_RENDER_SECONDS = 5
-    fake = Clock()
-    monkeypatch.setattr(common, "time", fake)
-    return fake
-
-
 def kept_pages(tournament, table):
-    """Every public page whose region is kept, with the token its region polls with."""
-    token = selectors.revision_token(tournament.pk)
-    anna = Player.objects.get(tournament=tournament, name="Anna")
-    return [
-        (reverse("public:tournament", args=[tournament.pk]), token),
-        (reverse("public:tournament", args=[tournament.pk]) + "?level=1", token),
-        (reverse("public:standings", args=[tournament.pk]), token),
-        (reverse("public:player", args=[tournament.pk, anna.pk]), token),
-        (reverse("public:tables_projector", args=[tournament.pk]), token),
-        (reverse("public:standings_projector", args=[tournament.pk]), token),
-        (
-            reverse("public:table", args=[tournament.pk, table.pk]),
-            selectors.public_table_token(tournament.pk, table.pk),
-        ),
-    ]
-
-
-def with_rev(url, token, lang="en"):
-    return f"{url}{'&' if '?' in url else '?'}rev={token}" + (f"&lang={lang}" if lang else "")
+    """Every live public page whose region is kept (all but the search)."""
+    find = reverse("public:find", args=[tournament.pk])
+    return [(url, token) for url, token in live_pages(tournament, table) if find not in url]
 
 
 def went_down(response):

@@ -10,51 +10,14 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournament.conftest import play, single_table
+from tests.tournament.views.conftest import live_pages, with_rev
 from tournament import selectors
 from tournament.models import Player, Table
 from tournament.services import draws, hands, penalties
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def two_tables(make_tournament, td_user):
-    tournament = make_tournament(6, min_hands=3)
-    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="poll")
-    first, second = Table.objects.current().filter(level=level).order_by("number")
-    return tournament, first, second
-
-
-def pages(tournament, table):
-    """Every live public page of the tournament, with the token its region polls with."""
-    token = selectors.revision_token(tournament.pk)
-    anna = Player.objects.get(tournament=tournament, name="Anna")
-    return [
-        (reverse("public:tournament", args=[tournament.pk]), token),
-        (reverse("public:tournament", args=[tournament.pk]) + "?level=1", token),
-        (reverse("public:find", args=[tournament.pk]) + "?q=anna", token),
-        (reverse("public:standings", args=[tournament.pk]), token),
-        (reverse("public:player", args=[tournament.pk, anna.pk]), token),
-        (reverse("public:tables_projector", args=[tournament.pk]), token),
-        (reverse("public:standings_projector", args=[tournament.pk]), token),
-        (
-            reverse("public:table", args=[tournament.pk, table.pk]),
-            selectors.public_table_token(tournament.pk, table.pk),
-        ),
-    ]
-
-
-def with_rev(url, token):
-    return f"{url}{'&' if '?' in url else '?'}rev={token}&lang=en"
 
 
 def test_the_token_read_with_the_tournament_is_the_revision_token(two_tables, td_user):
@@ -75,7 +38,7 @@ def test_an_unchanged_poll_is_204_after_one_query(
 ):
     tournament, first, _ = two_tables
     play(first, 2, -1, -1)
-    for url, token in pages(tournament, first):
+    for url, token in live_pages(tournament, first):
         with django_assert_num_queries(1):
             response = client.get(with_rev(url, token), headers=HTMX)
         assert response.status_code == 204, url
@@ -90,7 +53,7 @@ def test_an_unchanged_poll_reads_no_session_or_user_even_when_logged_in(
     td_client, two_tables, django_assert_num_queries
 ):
     tournament, first, _ = two_tables
-    for url, token in pages(tournament, first):
+    for url, token in live_pages(tournament, first):
         with django_assert_num_queries(1):
             response = td_client.get(with_rev(url, token), headers=HTMX)
         assert response.status_code == 204, url

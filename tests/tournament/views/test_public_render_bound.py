@@ -10,39 +10,11 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play
 from tournament import selectors
-from tournament.models import Table
-from tournament.services import draws
 from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-class Clock:
-    """The time the region keeper sees, moved by hand."""
-
-    def __init__(self):
-        self.now = 1_000_000.0
-
-    def time(self):
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch, settings):
-    settings.PUBLIC_RENDER_SECONDS = 5
-    fake = Clock()
-    monkeypatch.setattr(common, "time", fake)
-    return fake
-
-
-@pytest.fixture
-def two_tables(make_tournament, td_user):
-    tournament = make_tournament(6, min_hands=3)
-    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="bound")
-    first, second = Table.objects.current().filter(level=level).order_by("number")
-    return tournament, first, second
 
 
 def poll(client, tournament, rev):

@@ -1,0 +1,68 @@
+"""What the public pages' polling tests share: two tables in play, the live pages with
+the token each polls with, a poll's URL, and a clock for the region keeper."""
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from tournament import selectors
+from tournament.models import Player, Table
+from tournament.services import draws
+from tournament.views.public import common
+
+
+@pytest.fixture
+def fresh_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def two_tables(make_tournament, td_user):
+    tournament = make_tournament(6, min_hands=3)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="poll")
+    first, second = Table.objects.current().filter(level=level).order_by("number")
+    return tournament, first, second
+
+
+def live_pages(tournament, table):
+    """Every live public page of the tournament, with the token its region polls with."""
+    token = selectors.revision_token(tournament.pk)
+    anna = Player.objects.get(tournament=tournament, name="Anna")
+    return [
+        (reverse("public:tournament", args=[tournament.pk]), token),
+        (reverse("public:tournament", args=[tournament.pk]) + "?level=1", token),
+        (reverse("public:find", args=[tournament.pk]) + "?q=anna", token),
+        (reverse("public:standings", args=[tournament.pk]), token),
+        (reverse("public:player", args=[tournament.pk, anna.pk]), token),
+        (reverse("public:tables_projector", args=[tournament.pk]), token),
+        (reverse("public:standings_projector", args=[tournament.pk]), token),
+        (
+            reverse("public:table", args=[tournament.pk, table.pk]),
+            selectors.public_table_token(tournament.pk, table.pk),
+        ),
+    ]
+
+
+def with_rev(url, token, lang="en"):
+    """The poll of `url` by a phone showing `token`, naming its language (None: none)."""
+    return f"{url}{'&' if '?' in url else '?'}rev={token}" + (f"&lang={lang}" if lang else "")
+
+
+class Clock:
+    """The time the region keeper sees, moved by hand."""
+
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def time(self):
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch, settings):
+    settings.PUBLIC_RENDER_SECONDS = 5
+    fake = Clock()
+    monkeypatch.setattr(common, "time", fake)
+    return fake

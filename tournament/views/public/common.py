@@ -185,11 +185,14 @@ def live_page(token_of, *names, shown_by=None):
 
         @wraps(view)
         def live_view(request, **ids):
-            # The token read already for this request, when the middleware looked first.
-            live = getattr(request, "public_live", None) or read_live(request, ids)
+            # Set when the middleware read the token and found nothing to answer with:
+            # the poll is then not looked at again.
+            looked = getattr(request, "public_live", None)
+            live = looked or read_live(request, ids)
 
             def run():
-                answer = kept_answer(request, live) if is_poll(request) else None
+                check = is_poll(request) and looked is None
+                answer = kept_answer(request, live) if check else None
                 return answer if answer is not None else view(request, live, **ids)
 
             return in_poll_language(request, run)

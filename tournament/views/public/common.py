@@ -38,7 +38,7 @@ from django.utils.text import compress_string
 
 from tournament import selectors
 from tournament.models import Table
-from tournament.views.polling import unchanged, vary_on_htmx
+from tournament.views.polling import vary_on_htmx
 
 # Seconds between polls of a phone (settings.PUBLIC_POLL_SECONDS: tests shorten it).
 POLL_SECONDS = 5
@@ -146,8 +146,8 @@ def poll(request, token_of, *args):
     token = token_of(*args)
     if token is None:
         raise Http404("No such tournament or table.")
-    answer = unchanged(request, token) if is_poll(request) else None
-    return Poll(token, shareable(answer) if answer is not None else None)
+    shown = is_poll(request) and request.GET["rev"] == token
+    return Poll(token, no_content() if shown else None)
 
 
 @dataclass(frozen=True)

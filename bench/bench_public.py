@@ -721,8 +721,10 @@ def main():
     parser.add_argument("--step-seconds", type=float, default=25, help="each step's window")
     parser.add_argument("--settle", type=float, default=6, help="seconds after a ramp")
     parser.add_argument("--spawn-rate", type=float, default=100, help="phones opened per s")
-    parser.add_argument("--probes", type=int, default=3)
-    parser.add_argument("--probe-every", type=float, default=0.5)
+    # 6 probes every 0.25 s: ~600 of each yardstick per 25 s window, so that a step's
+    # p50 ratio is not the luck of 150 requests (3 every 0.5 s swung by ±10 % a step).
+    parser.add_argument("--probes", type=int, default=6)
+    parser.add_argument("--probe-every", type=float, default=0.25)
     parser.add_argument("--nice", type=int, default=10, help="locust's CPU niceness (0: none)")
     parser.add_argument("--processes", type=int, default=0, help="locust --processes (0: one)")
     parser.add_argument("--all-steps", action="store_true", help="go on after a missed step")

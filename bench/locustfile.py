@@ -66,9 +66,9 @@ STATIC = "static file"
 @events.init_command_line_parser.add_listener
 def _options(parser):
     parser.add_argument("--tournament-id", type=int, default=1, help="the tournament polled")
-    parser.add_argument("--probes", type=int, default=3, help="yardstick users (0: none)")
+    parser.add_argument("--probes", type=int, default=6, help="yardstick users (0: none)")
     parser.add_argument(
-        "--probe-every", type=float, default=0.5, help="seconds between a probe's rounds"
+        "--probe-every", type=float, default=0.25, help="seconds between a probe's rounds"
     )
     parser.add_argument("--steps", default="", help="phones per step, e.g. 0,250,500 (shape)")
     parser.add_argument(
@@ -238,8 +238,8 @@ class Phone(Reader):
 class Probe(Reader):
     """The yardsticks, at the same load: bare view, unchanged poll, full page."""
 
-    fixed_count = 3  # --probes
-    period = 0.5  # --probe-every
+    fixed_count = 6  # --probes
+    period = 0.25  # --probe-every
 
     def on_start(self):
         self.headers = {"Accept-Language": "en-GB,en;q=0.9", "User-Agent": USER_AGENT + " probe"}

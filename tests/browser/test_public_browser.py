@@ -138,3 +138,35 @@ def test_the_big_screen_pages_through_the_tables_by_itself(quick, chromium_brows
     expect(status).to_have_text(re.compile(rf"{shown + 1}–\d+ / 10"), timeout=5_000)
     assert problems == []
     context.close()
+
+
+def test_the_big_screen_measures_again_when_the_window_changes_size(
+    settings, chromium_browser, live_server
+):
+    """Set to the projector's resolution (or dragged to it) after the page opened, the big
+    screen shows as many tables as now fit, not as many as fitted before."""
+    settings.PUBLIC_PAGER_SECONDS = 600  # no page turns meanwhile: only the size changes
+    context = chromium_browser.new_context(viewport={"width": 800, "height": 400})
+    page = context.new_page()
+    problems = watch_console(page)
+    tournament, _ = tournament_with([f"Spelare {n}" for n in range(1, 31)])  # 10 tables
+    page.goto(f"{live_server.url}/t/{tournament.pk}/projector/tables/")
+    status = page.locator("[data-pager-status]")
+    shown = page.locator("[data-pager-item]:not([hidden])")
+    expect(status).to_have_text(re.compile(r"1–\d+ / 10"))
+    small = shown.count()
+    assert 1 <= small < 10 and status.inner_text() == f"1–{small} / 10"
+
+    page.set_viewport_size({"width": 800, "height": 1400})
+    expect(shown).not_to_have_count(small)  # measured again once the size settled
+    large = shown.count()
+    assert large > small
+    assert status.inner_text() == ("" if large == 10 else f"1–{large} / 10")
+    last = page.locator("[data-pager-item]:not([hidden])").last.bounding_box()
+    assert last["y"] + last["height"] <= 1400  # every table shown is on the screen
+
+    page.set_viewport_size({"width": 800, "height": 400})
+    expect(status).to_have_text(f"1–{small} / 10")
+    assert shown.count() == small
+    assert problems == []
+    context.close()

@@ -171,7 +171,7 @@ def test_the_tables_projector_has_large_type_no_navigation_and_pages_itself(clie
     body = response.content.decode()
     assert 'class="projector"' in body
     assert "site-header" not in body and "<nav" not in body and "<form" not in body
-    assert "js/public-pager.js" in body and "data-pager " in body
+    assert "js/pager.js" in body and "data-pager " in body
     assert body.count("data-pager-item") == 2
     assert 'data-poll-every="10"' in body
     assert f"Table 1 1/2 hands {one[0]} 6 {one[1]} -2 {one[2]} -4" in text(response)

@@ -124,15 +124,15 @@ def test_the_projector_has_large_type_no_navigation_and_pages_itself(td_client, 
     assert 'class="projector"' in html and "css/projector.css" in html
     assert "<nav" not in html and "<form" not in html and "<a " not in html
     assert '<table class="standings" data-pager data-pager-seconds="8">' in html
-    assert "js/td-pager.js" in html and "data-pager-status" in html
+    assert "js/pager.js" in html and "data-pager-status" in html
     assert [r[1] for r in rows(html)] == ["Bo", "Cia", "Dan", "Anna"]
 
 
 def test_the_pager_script_pages_without_inline_styles():
     from pathlib import Path
 
-    script = (Path(__file__).resolve().parents[3] / "static/js/td-pager.js").read_text()
-    assert "row.hidden" in script and ".style" not in script and "eval(" not in script
+    script = (Path(__file__).resolve().parents[3] / "static/js/pager.js").read_text()
+    assert "item.hidden" in script and ".style" not in script and "eval(" not in script
     assert "htmx.onLoad" in script  # a fresh fragment from a poll pages on by itself
 
 

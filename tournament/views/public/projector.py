@@ -1,5 +1,5 @@
 """The big screen: the current level's tables and the standings, in large type, with no
-navigation, paging through long lists by themselves (static/js/public-pager.js; without
+navigation, paging through long lists by themselves (static/js/pager.js; without
 JavaScript the whole list), live by the same polling as the phones."""
 
 from tournament import selectors

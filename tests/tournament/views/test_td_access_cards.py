@@ -68,7 +68,7 @@ def test_the_paper_score_card_has_a_column_per_player_and_20_plus_extra_rows(td_
     tournament, _ = five
     first, second = cards(td_client.get(cards_url(tournament)).content.decode())
     for card, players in ((first, ["Bo", "Cia", "Eva"]), (second, ["Anna", "Dan"])):
-        grid = re.search(r'<table class="score-grid">.*?</table>', card, re.S).group(0)
+        grid = re.search(r'<table class="score-grid[^"]*">.*?</table>', card, re.S).group(0)
         head = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', grid)
         assert head == ["Hand", "Dealer", *players, "To Fantasyland"]
         numbered = re.findall(r'<tr><th scope="row">(\d+)</th>', grid)
@@ -89,6 +89,23 @@ def test_the_rows_follow_the_minimum_hands_and_the_button_rule(td_client, make_t
     assert re.findall(r'<tr><th scope="row">(\d+)</th>', card)[-1] == "12"
     assert "At least 12 hands." in card
     assert "the dealer button stays put for a Fantasyland hand" in card
+
+
+@pytest.mark.parametrize(
+    ("min_hands", "rows"),
+    # 20 hands and 6 extra rows fit at full height; up to 25 hands (31 rows) at 4.8 mm,
+    # more at 4 mm, which fits 31 hands on the page (tests/browser/test_td_cards_print_browser.py).
+    [(1, "rows-normal"), (20, "rows-normal"), (21, "rows-dense"), (25, "rows-dense")]
+    + [(26, "rows-denser"), (31, "rows-denser"), (200, "rows-denser")],
+)
+def test_the_more_hands_the_shorter_the_printed_rows(
+    td_client, make_tournament, td_user, min_hands, rows
+):
+    tournament = make_tournament(players=3, min_hands=min_hands)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="x")
+    (card,) = cards(td_client.get(cards_url(tournament)).content.decode())
+    assert f'<table class="score-grid {rows}">' in card
+    assert len(re.findall(r'<tr><th scope="row">\d+</th>', card)) == min_hands
 
 
 def test_cards_print_one_a4_page_per_table(td_client, five):

@@ -20,6 +20,18 @@ from tournament.views.td.common import get_table, get_tournament
 # extension (or tie hand); six cover all but the rarest tables.
 EXTRA_ROWS = 6
 
+# How tall the printed score card's rows are, by how many there are, so that a card stays
+# one A4 page: 5.8 mm rows fit 26 (20 hands and the extra six) below the card's head;
+# shorter rows fit up to 37 (31 hands). A longer card goes on over a second page, its
+# column heads repeated (td-cards.css).
+ROW_HEIGHTS = ((26, "rows-normal"), (31, "rows-dense"))
+SHORTEST_ROWS = "rows-denser"
+
+
+def row_height_class(rows):
+    """The score grid's class for `rows` blank rows (see ROW_HEIGHTS)."""
+    return next((name for most, name in ROW_HEIGHTS if rows <= most), SHORTEST_ROWS)
+
 
 def access_details(request, table):
     """What a revisor needs to reach `table`: link, QR code, short code and where to type it.
@@ -122,6 +134,7 @@ def table_cards(request, tournament_id, level):
                 "access": access_details(request, table),
                 "rows": range(1, tournament.min_hands + 1),
                 "extra_rows": range(EXTRA_ROWS),
+                "row_height": row_height_class(tournament.min_hands + EXTRA_ROWS),
             }
         )
     return render(

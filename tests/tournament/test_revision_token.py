@@ -70,3 +70,52 @@ def test_the_token_query_runs_through_djangos_wrappers_and_errors(make_tournamen
     with pytest.raises(DataError), transaction.atomic():
         revision_token("not a number")
     assert revision_token(tournament.pk) is not None  # the connection is usable after it
+
+
+def prepared_statements():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, statement FROM pg_prepared_statements ORDER BY name")
+        return cursor.fetchall()
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_token_runs_on_a_statement_of_its_own(make_tournament, td_user):
+    """As every poll runs it: no transaction, no query logged. One libpq call on a statement
+    prepared once per connection (named ofc_…; a psycopg cursor's would be _pg3_…)."""
+    tournament = make_tournament(3)
+    table = single_table(tournament, td_user)
+    hands.record_hand(
+        table=table, hand_number=1, idempotency_key=uuid.uuid4(), points={0: 2, 1: -1, 2: -1}
+    )
+    tournament.refresh_from_db()
+    table.refresh_from_db()
+    expected = f"{tournament.revision}.{table.revision}"
+    assert table.revision > 0
+    assert [revision_token(tournament.pk) for _ in range(3)] == [expected] * 3
+    ((name, statement),) = prepared_statements()
+    assert name == "ofc_prepared_0" and "SUM(tb" in statement
+    assert revision_token(999_999) is None
+
+    # Deallocated behind its back (DEALLOCATE ALL, DISCARD ALL): prepared again.
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    assert revision_token(tournament.pk) == expected
+    assert [name for name, _ in prepared_statements()] == ["ofc_prepared_0"]
+
+    # A new connection (closed, or broken and replaced) prepares it afresh.
+    connection.close()
+    assert revision_token(tournament.pk) == expected
+    assert [name for name, _ in prepared_statements()] == ["ofc_prepared_0"]
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_a_database_error_is_djangos(make_tournament):
+    tournament = make_tournament(3)
+    token = revision_token(tournament.pk)
+    with pytest.raises(DataError):
+        revision_token("not a number")
+    with pytest.raises(DataError):
+        revision_token(2**70)  # beyond a bigint
+    assert revision_token(tournament.pk) == token  # the connection is usable after it

@@ -17,6 +17,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.selectors.prepared import fetch_one_prepared
 
 
 def tournament_list():
@@ -219,53 +220,5 @@ def revision_token(tournament_id):
     """
     # One constant SQL string: every poll runs it first, and building the same query
     # with the ORM cost four times the query itself (docs/performance.md).
-    row = _fetch_one_prepared(_token_sql(), [tournament_id])
+    row = fetch_one_prepared(_token_sql(), [tournament_id])
     return None if row is None else f"{row[0]}.{row[1]}"
-
-
-def _fetch_one_prepared(sql, params):
-    """The first row of `sql`, prepared once per connection on PostgreSQL: planned each
-    time, the token's query costs three times a one-row read (0.28 against 0.10 ms), and
-    every poll runs it. Django opens connections with preparing off and its own cursors
-    bind on the client, which never prepare (so that PgBouncer works): this prepares this
-    statement alone. A pooler in transaction mode would need `connection.cursor()` here.
-
-    Unless queries are logged or wrapped (tests, debugging), the psycopg cursor runs bare,
-    without Django's wrapper around it: a third of the query's cost in Python."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchone()
-    # What `connection.cursor()` and its wrapper's execute() check first (Django's
-    # `_cursor`, `_prepare_cursor` and `CursorWrapper._execute`), by public methods.
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    connection.validate_no_broken_transaction()
-    raw = connection.connection
-    if raw.prepare_threshold is None:
-        raw.prepare_threshold = 5  # psycopg's default; only cursors that bind on the server
-    with connection.wrap_database_errors:
-        cursor = _prepared_cursor_class()(raw)
-    if connection.queries_logged or connection.execute_wrappers:
-        logged = connection.queries_logged
-        wrap = connection.make_debug_cursor if logged else connection.make_cursor
-        with wrap(cursor) as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchone()
-    with connection.wrap_database_errors, cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
-
-
-@cache
-def _prepared_cursor_class():
-    import psycopg
-
-    class PreparedCursor(psycopg.Cursor):
-        """Binds its parameters on the server and prepares every statement it runs."""
-
-        def execute(self, query, params=None, **options):
-            return super().execute(query, params, prepare=True)
-
-    return PreparedCursor

@@ -9,8 +9,8 @@ import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from tournament.models import Table
-from tournament.services import draws, hands, registration
+from tests.browser.helpers import tournament_with
+from tournament.services import hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,16 +23,6 @@ def quick(settings):
     cache.clear()
     yield
     cache.clear()
-
-
-def tournament_with(names, td_user=None, min_hands=3):
-    tournament = registration.create_tournament(
-        actor=td_user, name="Malmö Open", min_hands=min_hands
-    )
-    for name in names:
-        registration.register_player(tournament=tournament, actor=td_user, name=name)
-    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="phone")
-    return tournament, list(Table.objects.current().filter(level=level).order_by("number"))
 
 
 def watch_console(page):

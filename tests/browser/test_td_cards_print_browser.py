@@ -7,8 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.browser.test_td_tournament_browser import log_in
-from tournament.services import draws, registration
+from tests.browser.helpers import td_page, tournament_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,37 +19,26 @@ def printed_pages(pdf):
 
 @pytest.mark.parametrize("min_hands", [20, 25, 26, 31])
 def test_every_table_card_prints_on_one_a4_page(chromium_browser, live_server, td_user, min_hands):
-    tournament = registration.create_tournament(
-        actor=td_user, name="Sundsvall Open", min_hands=min_hands
-    )
     # Two tables of three with long names, which make the card's head as tall as it gets.
-    for n in range(1, 7):
-        registration.register_player(
-            tournament=tournament, actor=td_user, name=f"Anna-Karin Lindqvist-Östergren {n}"
-        )
-    draws.draw_first_level(tournament=tournament, actor=td_user, seed="paper")
-    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    log_in(page, live_server)
-    page.goto(live_server.url + reverse("td:table_cards", args=[tournament.pk, 1]))
-    assert page.locator(".table-card").count() == 2
-    rows = page.locator(".table-card").first.locator(".score-grid tbody tr")
-    assert rows.count() == min_hands + 6 + 1  # the hands, the extra hands and their heading
-
-    pdf = page.pdf(format="A4", prefer_css_page_size=True)
+    names = [f"Anna-Karin Lindqvist-Östergren {n}" for n in range(1, 7)]
+    tournament, _ = tournament_with(
+        names, td_user, min_hands=min_hands, name="Sundsvall Open", seed="paper"
+    )
+    with td_page(chromium_browser, live_server, 1280, 900) as page:
+        page.goto(live_server.url + reverse("td:table_cards", args=[tournament.pk, 1]))
+        assert page.locator(".table-card").count() == 2
+        rows = page.locator(".table-card").first.locator(".score-grid tbody tr")
+        assert rows.count() == min_hands + 6 + 1  # the hands, the extra hands and their heading
+        pdf = page.pdf(format="A4", prefer_css_page_size=True)
     assert printed_pages(pdf) == 2
-    context.close()
 
 
 def test_a_card_too_long_for_one_page_goes_on_over_a_second(chromium_browser, live_server, td_user):
-    tournament = registration.create_tournament(actor=td_user, name="Sundsvall Open", min_hands=40)
-    for n in range(1, 7):
-        registration.register_player(tournament=tournament, actor=td_user, name=f"Spelare {n}")
-    draws.draw_first_level(tournament=tournament, actor=td_user, seed="paper")
-    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    log_in(page, live_server)
-    page.goto(live_server.url + reverse("td:table_cards", args=[tournament.pk, 1]))
-    pdf = page.pdf(format="A4", prefer_css_page_size=True)
+    names = [f"Spelare {n}" for n in range(1, 7)]
+    tournament, _ = tournament_with(
+        names, td_user, min_hands=40, name="Sundsvall Open", seed="paper"
+    )
+    with td_page(chromium_browser, live_server, 1280, 900) as page:
+        page.goto(live_server.url + reverse("td:table_cards", args=[tournament.pk, 1]))
+        pdf = page.pdf(format="A4", prefer_css_page_size=True)
     assert printed_pages(pdf) == 4  # two pages a card: the second card starts a new page
-    context.close()

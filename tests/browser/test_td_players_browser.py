@@ -2,20 +2,13 @@
 
 import pytest
 
+from tests.browser.helpers import log_in
 from tournament.services import registration
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 LONG = "Åsa-Märta Östergren-Söderström-Élise-Lindqvist-Bergström-Wallenberg-Nordinääööåå"
-
-
-def log_in(page, live_server):
-    page.goto(live_server.url + "/accounts/login/?next=/td/")
-    page.get_by_label("Username").fill("tdphone")
-    page.get_by_label("Password").fill("secret-td-9")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(live_server.url + "/td/")
 
 
 def test_the_td_registers_players_on_a_phone_and_nothing_scrolls_sideways(
@@ -26,7 +19,7 @@ def test_the_td_registers_players_on_a_phone_and_nothing_scrolls_sideways(
 
 
 def register_players(page, live_server):
-    log_in(page, live_server)
+    log_in(page, live_server, "tdphone", "secret-td-9")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.get_by_role("link", name="New tournament").click()
     page.get_by_label("Name", exact=True).fill("Malmö Open")
@@ -69,7 +62,7 @@ def test_rename_on_a_phone(phone_page, live_server, django_user_model):
 
 
 def rename(page, live_server, tournament):
-    log_in(page, live_server)
+    log_in(page, live_server, "tdphone", "secret-td-9")
     page.goto(f"{live_server.url}/td/{tournament.pk}/players/")
     page.get_by_role("link", name="Rename Bo").click()
     page.get_by_label("Name", exact=True).fill("Björn Åberg")

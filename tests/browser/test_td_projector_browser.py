@@ -7,8 +7,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.browser.test_td_tournament_browser import log_in
-from tournament.services import draws, registration
+from tests.browser.helpers import td_page, tournament_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -16,25 +15,22 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_the_standings_projector_pages_with_its_status_line_on_the_screen(
     chromium_browser, live_server, td_user
 ):
-    tournament = registration.create_tournament(actor=td_user, name="Göteborg Open", min_hands=2)
-    for n in range(1, 31):
-        registration.register_player(tournament=tournament, actor=td_user, name=f"Spelare {n}")
-    draws.draw_first_level(tournament=tournament, actor=td_user, seed="big screen")
-    context = chromium_browser.new_context(viewport={"width": 1024, "height": 500})
-    page = context.new_page()
-    log_in(page, live_server)
-    page.goto(live_server.url + reverse("td:standings_projector", args=[tournament.pk]))
+    names = [f"Spelare {n}" for n in range(1, 31)]
+    tournament, _ = tournament_with(
+        names, td_user, min_hands=2, name="Göteborg Open", seed="big screen"
+    )
+    with td_page(chromium_browser, live_server, 1024, 500) as page:
+        page.goto(live_server.url + reverse("td:standings_projector", args=[tournament.pk]))
 
-    status = page.locator("[data-pager-status]")
-    expect(status).to_have_text(re.compile(r"1–\d+ / 30"))
-    rows = page.locator("table.standings tbody tr:not([hidden])")
-    size = rows.count()
-    assert 1 <= size < 30 and status.inner_text() == f"1–{size} / 30"
-    line = status.bounding_box()
-    last = rows.last.bounding_box()
-    assert last["y"] + last["height"] <= line["y"]  # the rows end above the status line
-    assert line["y"] + line["height"] <= 500  # which is on the screen
+        status = page.locator("[data-pager-status]")
+        expect(status).to_have_text(re.compile(r"1–\d+ / 30"))
+        rows = page.locator("table.standings tbody tr:not([hidden])")
+        size = rows.count()
+        assert 1 <= size < 30 and status.inner_text() == f"1–{size} / 30"
+        line = status.bounding_box()
+        last = rows.last.bounding_box()
+        assert last["y"] + last["height"] <= line["y"]  # the rows end above the status line
+        assert line["y"] + line["height"] <= 500  # which is on the screen
 
-    # After 8 s it shows the next rows.
-    expect(status).to_have_text(f"{size + 1}–{min(2 * size, 30)} / 30", timeout=12_000)
-    context.close()
+        # After 8 s it shows the next rows.
+        expect(status).to_have_text(f"{size + 1}–{min(2 * size, 30)} / 30", timeout=12_000)

@@ -8,17 +8,10 @@ import re
 
 import pytest
 
+from tests.browser.helpers import log_in
 from tournament.models import Hand, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def log_in(page, live_server):
-    page.goto(live_server.url + "/accounts/login/?next=/td/")
-    page.get_by_label("Username").fill("director")
-    page.get_by_label("Password").fill("td-pass-123")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(live_server.url + "/td/")
 
 
 def play_every_table(page):

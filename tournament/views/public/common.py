@@ -256,10 +256,6 @@ def compressed(request, text, gz, status=200):
     return response
 
 
-def gzipped(text):
-    return compress_string(text.encode())
-
-
 def loader(load, *args):
     """`load(*args)` when first needed, then the same answer: a poll whose region is kept
     already needs neither the tournament nor anything else."""
@@ -327,7 +323,7 @@ def region(template, live, build, *, cache_it=True):
     html, title = render_to_string(f"{template}#live", context), str(context.get("title", ""))
     if not cache_it:
         return Region(mark_safe(html), title, live.token, None)
-    gz = gzipped(html)
+    gz = compress_string(html.encode())
     cache.set_many(
         {key: (live.token, now), f"{key}:{live.token}": (html, title, gz)}, REGION_SECONDS
     )
@@ -365,7 +361,7 @@ def respond(request, template, live, page_context=None, *, status=200):
     response = render(request, template, context, status=status)
     if page_key is None:
         return vary_on_htmx(response)
-    kept = (response.content, gzipped(response.content.decode()))
+    kept = (response.content, compress_string(response.content))
     cache.set(page_key, kept, PAGE_SECONDS)
     return vary_on_htmx(compressed(request, *kept))
 

@@ -5,10 +5,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Table, TableCall
+from tournament.models import Table, TableCall, Tournament
 from tournament.services import audit
-from tournament.services.errors import NotAllowed
-from tournament.services.locking import lock_table
+from tournament.services.errors import InvalidEntry, NotAllowed
+from tournament.services.locking import lock_table, lock_tournament, touch_tournament
 from tournament.validation import clean_choice, clean_text, instance
 
 NOTE_LENGTH = TableCall._meta.get_field("note").max_length
@@ -59,8 +59,16 @@ def call_td(*, table, kind, note="", actor=None, actor_label=""):
 
 @transaction.atomic
 def clear_call(*, table, actor):
-    """The TD has dealt with the table's call."""
-    table = lock_table(instance(table, Table, label=_("The table")))
+    """The TD has dealt with the table's call, at any level: one left open at a closed level
+    or at a redrawn table is cleared the same way (a call is never lost)."""
+    table = instance(table, Table, label=_("The table"))
+    # The tournament first (the lock order): a table out of play is in no page's revision
+    # token, so clearing its call moves the tournament's revision instead.
+    tournament_id = Table.objects.filter(pk=table.pk).values_list("level__tournament", flat=True)
+    if not tournament_id:
+        raise InvalidEntry(_("%(label)s is missing or unknown.") % {"label": _("The table")})
+    tournament = lock_tournament(Tournament(pk=tournament_id[0]))
+    table = lock_table(table)
     call = open_call(table)
     if call is None:
         raise NotAllowed(_("Table %(table)d has no open call.") % {"table": table.number})
@@ -68,6 +76,8 @@ def clear_call(*, table, actor):
     call.cleared_by = audit.actor_or_none(actor)
     call.save(update_fields=["cleared_at", "cleared_by"])
     _bump(table)
+    if table.draw.superseded_at is not None or table.level.closed_at is not None:
+        touch_tournament(tournament)
     audit.record(
         tournament=table.level.tournament,
         actor=actor,

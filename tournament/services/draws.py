@@ -3,8 +3,9 @@
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from tournament.models import Draw, Hand, Level, Player, Seat, Table, Tournament
+from tournament.models import Draw, Hand, Level, Player, Seat, Table, TableCall, Tournament
 from tournament.seating import new_seed, seat_players
 from tournament.services import audit
 from tournament.services.errors import DrawLocked, NotAllowed
@@ -158,10 +159,79 @@ def redraw_level(*, level, actor, reason, seed=None):
     return level
 
 
+def awaits_tie(table):
+    """The table's required hands are played and the lead is shared: the TD settles the
+    tie, or the table plays on (from the table's caches, as `table_state.conclude` left them)."""
+    return not table.is_over and table.hands_played >= table.required_hands
+
+
+def call_place(table, level):
+    """Where a call is, seen from `level`: "table 3", "table 3 of draw 1", "table 3 of level 1"."""
+    if table.level_id != level.pk:
+        return _("table %(table)d of level %(level)d") % {
+            "table": table.number,
+            "level": table.level.number,
+        }
+    if table.draw.superseded_at is not None:
+        return _("table %(table)d of draw %(draw)d") % {
+            "table": table.number,
+            "draw": table.draw.number,
+        }
+    return _("table %(table)d") % {"table": table.number}
+
+
+def open_calls(tournament):
+    """Every call of the tournament not cleared yet, at any level or draw: 1 query."""
+    return list(
+        TableCall.objects.filter(table__level__tournament=tournament, cleared_at__isnull=True)
+        .select_related("table__level", "table__draw")
+        .order_by("table__level__number", "table__draw__number", "table__number")
+    )
+
+
+def _refuse_while_open(tournament, level, tables):
+    """Closing makes the level's results final: refuse while anything is still open.
+
+    An open call (at any table of the tournament: none is left behind), a tie for first
+    not settled, a table still short of its hands. Every reason at once, so the TD sees
+    the whole list; the tables are locked, so no call or hand lands after the check.
+    """
+    reasons = []
+    places = [call_place(call.table, level) for call in open_calls(tournament)]
+    if places:
+        reasons.append(
+            ngettext(
+                "Clear the open call first: %(places)s.",
+                "Clear the open calls first: %(places)s.",
+                len(places),
+            )
+            % {"places": ", ".join(places)}
+        )
+    ties = [table.number for table in tables if awaits_tie(table)]
+    if ties:
+        reasons.append(
+            ngettext(
+                "Settle the tie for first at table %(tables)s, or let it play on.",
+                "Settle the ties for first at tables %(tables)s, or let them play on.",
+                len(ties),
+            )
+            % {"tables": ", ".join(str(n) for n in ties)}
+        )
+    playing = [t.number for t in tables if not t.is_over and not awaits_tie(t)]
+    if playing:
+        reasons.append(
+            _("Not every table is over yet (still playing: table %(tables)s).")
+            % {"tables": ", ".join(str(n) for n in playing)}
+        )
+    if reasons:
+        raise NotAllowed(" ".join(reasons))
+
+
 @transaction.atomic
 def advance(*, tournament, actor, seed=None):
-    """Close the current level when every table is over.
+    """Close the current level when every table is over and nothing is left open.
 
+    Refused (nothing changed) while a call is open or a tie for first is not settled.
     The winners are drawn into the next level; a level with a single table (or a
     single winner) produces the champion. Returns the new level, or None when the
     tournament is finished.
@@ -175,13 +245,7 @@ def advance(*, tournament, actor, seed=None):
         raise NotAllowed(_("The tournament is finished."))
     _lock_level_tables(level)
     tables = list(Table.objects.current().filter(level=level).select_related("winner"))
-    playing = [table.number for table in tables if not table.is_over]
-    if playing:
-        numbers = ", ".join(str(n) for n in playing)
-        raise NotAllowed(
-            _("Not every table is over yet (still playing: table %(tables)s).")
-            % {"tables": numbers}
-        )
+    _refuse_while_open(tournament, level, tables)
     winners = [t.winner for t in tables if t.winner is not None and not t.winner.disqualified]
     now = timezone.now()
     level.closed_at = now

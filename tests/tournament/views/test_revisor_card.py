@@ -153,3 +153,14 @@ def test_a_device_writes_only_to_the_table_it_is_bound_to(client, make_tournamen
     # The second table's card is not reachable from this device without its own link.
     page = client.get(CARD).content.decode()
     assert "Table 1 · level 1" in page and "Table 2 · level 1" not in page
+
+
+def test_revisor_pages_have_no_td_login_link(revisor, client):
+    login = reverse("login")
+    for url in (CARD, reverse("revisor:code"), reverse("revisor:cards")):
+        response = revisor.get(url)
+        assert response.status_code == 200, url
+        page = response.content.decode()
+        assert f'href="{login}' not in page and "TD login" not in page, url
+    # The other pages keep it.
+    assert f'href="{login}"' in client.get(reverse("public:home")).content.decode()

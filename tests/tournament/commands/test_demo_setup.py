@@ -3,6 +3,7 @@ and prints the unfinished one's revisor links on every run."""
 
 import functools
 import io
+import re
 
 import pytest
 from django.core.management import call_command
@@ -14,11 +15,22 @@ from tournament.models import Table, Tournament
 pytestmark = pytest.mark.django_db
 
 
-def test_the_demo_tournaments_are_the_finished_9_and_the_12_in_play():
-    assert demo_setup.DEMO_TOURNAMENTS == (
-        ("Demo SM 2026 (finished)", 9, None),
-        ("Demo SM 2026 (in play)", 12, 1),
-    )
+def test_the_in_play_demo_stops_where_its_links_open_3_handed_tables(client):
+    """The real demo (its sizes and 20 hands a table): 18 players make six tables of 3 in
+    level 1, whose six winners make two tables of 3 in level 2, the level in play."""
+    out = run_demo_setup()
+    in_play = Tournament.objects.get(name="Demo SM 2026 (in play)")
+    level = in_play.levels.get(closed_at__isnull=True)
+    assert level.number == 2
+    tables = Table.objects.current().filter(level=level).order_by("number")
+    assert [table.seats.count() for table in tables] == [3, 3]
+    links = re.findall(r"http://127\.0\.0\.1:8000(/r/[^/ ]+/)  code", out)
+    assert sorted(links) == sorted(f"/r/{table.revisor_key}/" for table in tables)
+    for link in links:
+        device = client.__class__()
+        card = device.get(link, follow=True).context["card"]
+        assert len(card.seats) == 3 and len(card.playing) == 3  # no one disqualified
+        assert card.table.level.tournament_id == in_play.pk
 
 
 @pytest.fixture

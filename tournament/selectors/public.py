@@ -14,6 +14,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors.core import standings
+from tournament.selectors.td_words import blank_td_words, without_td_words
 
 # Players' phones and the big screen: read-only, for a room of 300 polling at once. Each
 # reads what its page shows in a fixed number of queries whatever the tournament's size,
@@ -333,9 +334,11 @@ def public_player(tournament, player_id, *, ranking=None):
         .order_by("table__level__number")
     )
     penalties = tuple(
-        Penalty.objects.filter(player=player)
-        .select_related("table__level")
-        .order_by("created_at", "id")
+        blank_td_words(
+            without_td_words(Penalty.objects.filter(player=player))
+            .select_related("table__level")
+            .order_by("created_at", "id")
+        )
     )
     rows = standings(tournament) if ranking is None else ranking
     standing = next((row for row in rows if row.player.pk == player.pk), None)

@@ -11,6 +11,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.selectors.td_words import blank_td_words, without_td_words
 
 
 @dataclass(frozen=True)
@@ -297,7 +298,7 @@ def _rows_of(result):
     )
 
 
-def score_card(table):
+def score_card(table, *, public=False):
     """A table's whole score card (`table.level.tournament` and `table.draw` loaded): 6 queries.
 
     Seats with players, the deciding tie settlement, every version of every hand
@@ -305,15 +306,25 @@ def score_card(table):
     and the open call: the same 6 at any length of the table. Running totals
     include the penalties deducted here, each after the hand it was given after,
     so that the last running total is the seat's total.
+
+    `public`: for the players' pages, without the TD's words (TD_WORDS), which are not
+    even read.
     """
     from tournament.models import TableCall, TieSettlement
     from tournament.state import cached_progress, conclude_table
 
+    def read(queryset):
+        return without_td_words(queryset) if public else queryset
+
+    def hide(objects):
+        return blank_td_words(objects) if public else objects
+
     tournament = table.level.tournament
     seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
-    settlement = (
-        TieSettlement.objects.filter(table=table).select_related("winner", "created_by").last()
-    )
+    settlement = read(
+        TieSettlement.objects.filter(table=table).select_related("winner", "created_by")
+    ).last()
+    hide([settlement])
     settled_seat = next(
         (s.id for s in seats if settlement and s.player_id == settlement.winner_id), None
     )
@@ -324,21 +335,26 @@ def score_card(table):
         state = conclude_table(table, seats, progress, penalty_points, settled_seat)
     else:
         settlement = None  # no tie for it to settle (any more): it decides nothing
-    versions = list(
-        HandVersion.objects.filter(hand__table=table)
-        .select_related("hand", "created_by")
-        .order_by("hand__number", "version")
+    versions = hide(
+        list(
+            read(HandVersion.objects.filter(hand__table=table))
+            .select_related("hand", "created_by")
+            .order_by("hand__number", "version")
+        )
     )
     results = {}
     for result in HandResult.objects.filter(version__hand__table=table).order_by():
         results.setdefault(result.version_id, {})[result.seat_id] = result
     player_ids = [s.player_id for s in seats]
-    penalties = list(
-        Penalty.objects.filter(player_id__in=player_ids)
-        .select_related("player", "table__level", "created_by", "rescinded_by")
-        .order_by("created_at", "id")
+    penalties = hide(
+        list(
+            read(Penalty.objects.filter(player_id__in=player_ids))
+            .select_related("player", "table__level", "created_by", "rescinded_by")
+            .order_by("created_at", "id")
+        )
     )
-    open_call = TableCall.objects.filter(table=table, cleared_at__isnull=True).first()
+    open_call = read(TableCall.objects.filter(table=table, cleared_at__isnull=True)).first()
+    hide([open_call])
 
     by_hand = {}
     for version in versions:

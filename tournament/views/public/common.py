@@ -38,6 +38,7 @@ from django.utils.text import compress_string
 
 from tournament import selectors
 from tournament.models import Table
+from tournament.selectors.td_words import blank_td_words, without_td_words
 from tournament.views.polling import vary_on_htmx
 
 # Seconds between polls of a phone (settings.PUBLIC_POLL_SECONDS: tests shorten it).
@@ -102,15 +103,18 @@ def get_tournament(tournament_id):
 
 
 def get_table(tournament, table_id):
-    """A table of this tournament (any level, any draw) with its level and draw (1 query),
-    or 404: a table of another tournament is not found here either."""
-    table = (
-        Table.objects.select_related("level", "draw")
-        .filter(pk=table_id, level__tournament=tournament)
-        .first()
-    )
+    """A table of this tournament (any level, any draw) with its level and draw, without the
+    reason of a redraw (1 query), or 404: a table of another tournament is not found here
+    either."""
+    table = without_td_words(
+        Table.objects.select_related("level", "draw").filter(
+            pk=table_id, level__tournament=tournament
+        ),
+        ("draw", "Draw"),
+    ).first()
     if table is None:
         raise Http404("No such table in this tournament.")
+    blank_td_words([table.draw])
     table.level.tournament = tournament
     return table
 

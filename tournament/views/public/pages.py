@@ -170,7 +170,7 @@ def table(request, live, tournament_id, table_id):
         table = load_table()
         return {
             "tournament": load(),
-            "card": selectors.score_card(table),
+            "card": selectors.score_card(table, public=True),
             "token": live.token,
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),

@@ -12,10 +12,11 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 \
 	$$HOME/.pyenv/versions/3.12*/bin/python3; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
 
-.PHONY: help run test lint format bench messages clean
+.PHONY: help run venue test lint format bench messages clean
 
 help:
 	@echo "make run    - set up .venv, migrate, load the demo and serve on http://127.0.0.1:8000"
+	@echo "make venue  - serve the room from this laptop (production settings, printed address and QR)"
 	@echo "make test   - lint and run the whole test suite"
 	@echo "make bench  - print performance figures"
 
@@ -30,6 +31,10 @@ run: $(STAMP)
 	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DJANGO_DEBUG=1 $(BIN)/python manage.py demo_setup
 	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# The room's server on this laptop: gunicorn on the local network, DEBUG off, state in var/.
+venue: $(STAMP)
+	$(BIN)/python -m config.venue
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

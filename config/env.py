@@ -5,6 +5,7 @@ typo such as `DJANGO_DEBUG=ture` must not quietly turn a setting off (or on).
 """
 
 import os
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -51,3 +52,18 @@ def env_int(name: str, default: int) -> int:
             f"{name}={value!r} is not a whole number. Accepted values: digits, "
             f"e.g. {name}={default}; empty for the default ({default})."
         ) from None
+
+
+def public_url(name: str) -> str:
+    """An http(s) address with a host and no query (a trailing slash dropped); unset or
+    blank gives ""."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a site address. Give the address phones open, with "
+            f"http:// or https:// and no query, e.g. {name}=http://192.168.1.20:8000"
+        )
+    return value.rstrip("/")

@@ -14,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_str, public_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TESTING = "pytest" in sys.modules
@@ -31,6 +31,11 @@ ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG or TESTING else []
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# The address players' phones reach the site at (`make venue` sets the laptop's, e.g.
+# http://192.168.1.20:8000; production its domain). Every printed or shown link and QR
+# code is built from it (tournament/public_address.py), never from the host the TD's own
+# browser happened to use. Empty: the TD's host, with a warning where it is unreachable.
+PUBLIC_URL = public_url("DJANGO_PUBLIC_URL")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -101,6 +106,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite has no row locks: every transaction takes the write lock when it begins,
     # so two writers queue instead of failing when a reader upgrades to a writer.
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+    # Write-ahead logging: readers (the room's phones) never wait for a writer (a hand
+    # being recorded), and several gunicorn workers share one file safely (`make venue`).
+    # Kept in the database file itself; an in-memory test database ignores it.
+    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA journal_mode=WAL"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

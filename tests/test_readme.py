@@ -27,6 +27,8 @@ NOT_RUN = {
     "DATABASE_URL=postgres://postgres@127.0.0.1:5432/ofc make test": "recurses",
     # `make run` ends in runserver, which serves forever. `make -n run` is checked instead.
     "make run": "serves forever",
+    # `make venue` ends in gunicorn, which serves forever; tests/test_venue.py runs it.
+    "make venue": "serves forever",
     # Docker is not installed here (tests/test_docker_compose.py checks the compose file).
     "docker compose up -d --build": "no docker",
     "docker compose exec app python manage.py createsuperuser": "no docker",
@@ -74,16 +76,21 @@ def test_the_readme_commands_are_the_ones_this_test_knows():
     assert unknown == [], "a new README command: run it here (EXPECTED_OUTPUT) or say why not"
     assert set(NOT_RUN) | set(EXPECTED_OUTPUT) == set(commands), "a command left the README"
     not_run = [c for c in commands if c in NOT_RUN]
-    assert all(c.startswith("docker ") or c.endswith(("make run", "make test")) for c in not_run)
+    assert all(
+        c.startswith("docker ") or c.endswith(("make run", "make test", "make venue"))
+        for c in not_run
+    )
 
 
-@pytest.mark.parametrize("target", ["run", "test"])
+@pytest.mark.parametrize("target", ["run", "test", "venue"])
 def test_make_knows_the_targets_it_does_not_run_here(target):
     result = subprocess.run(
         ["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
-    expected = {"run": "manage.py runserver", "test": "-m pytest"}[target]
+    expected = {"run": "manage.py runserver", "test": "-m pytest", "venue": "-m config.venue"}[
+        target
+    ]
     assert expected in result.stdout
 
 

@@ -38,6 +38,7 @@ from django.utils.text import compress_string
 
 from tournament import selectors
 from tournament.models import Table
+from tournament.public_address import public_link
 from tournament.selectors.td_words import blank_td_words, without_td_words
 from tournament.views.polling import vary_on_htmx
 
@@ -402,7 +403,7 @@ def link_prefixes(tournament):
 
 def short_link(request, tournament):
     """The tournament page's address: (the full URL, the same without the scheme)."""
-    url = request.build_absolute_uri(reverse("public:tournament", args=[tournament.pk]))
+    url = public_link(request, reverse("public:tournament", args=[tournament.pk]))
     return url, url.split("://", 1)[-1].rstrip("/")
 
 

@@ -20,6 +20,7 @@ from django.views.i18n import set_language
 
 from tournament import selectors
 from tournament.forms import PlayerSearchForm
+from tournament.public_address import unreachable_host
 from tournament.views.public.common import (
     Live,
     cached_standings,
@@ -236,5 +237,9 @@ def poster(request, tournament_id):
     return render(
         request,
         TEMPLATES + "poster.html",
-        {"tournament": tournament, "share": _share(request, tournament)},
+        {
+            "tournament": tournament,
+            "share": _share(request, tournament),
+            "unreachable_host": unreachable_host(request),
+        },
     )

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import selectors
 from tournament.models import Level
+from tournament.public_address import public_link, unreachable_host
 from tournament.qr import qr_svg
 from tournament.services import revisor_access
 from tournament.services.errors import ServiceError
@@ -41,11 +42,11 @@ def access_details(request, table):
     """
     if not table.revisor_key or not table.revisor_code:
         return None
-    link = request.build_absolute_uri(reverse("revisor:link", args=[table.revisor_key]))
+    link = public_link(request, reverse("revisor:link", args=[table.revisor_key]))
     return {
         "link": link,
         "code": table.revisor_code,
-        "code_address": request.build_absolute_uri(reverse("revisor:code")),
+        "code_address": public_link(request, reverse("revisor:code")),
         "qr": qr_svg(
             link,
             title=_("QR code of the revisor link for table %(number)s") % {"number": table.number},
@@ -65,6 +66,7 @@ def _access_page(request, tournament, table, form, errors=(), status=200):
             "current": table.draw.superseded_at is None,
             "form": form,
             "errors": errors,
+            "unreachable_host": unreachable_host(request),
         },
         status=status,
     )
@@ -140,5 +142,10 @@ def table_cards(request, tournament_id, level):
     return render(
         request,
         "tournament/td/access/table_cards.html",
-        {"tournament": tournament, "level": level_obj, "cards": cards},
+        {
+            "tournament": tournament,
+            "level": level_obj,
+            "cards": cards,
+            "unreachable_host": unreachable_host(request),
+        },
     )

@@ -1,0 +1,28 @@
+"""The venue's TD login (`make venue`): made once with the password kept in var/.
+
+A TD who changed the password afterwards keeps it: the command never resets one,
+and says whether the kept password still opens the login.
+"""
+
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Make the venue's TD login once; print 'current' or 'changed' for its kept password."
+
+    def add_arguments(self, parser):
+        parser.add_argument("username")
+        parser.add_argument("--password-file", required=True)
+
+    def handle(self, *args, username, password_file, **options):
+        password = Path(password_file).read_text(encoding="utf-8").strip()
+        user, created = get_user_model().objects.get_or_create(
+            username=username, defaults={"is_staff": True, "is_superuser": True}
+        )
+        if created:
+            user.set_password(password)
+            user.save(update_fields=["password"])
+        self.stdout.write("current" if user.check_password(password) else "changed")

@@ -136,6 +136,14 @@ LOGOUT_REDIRECT_URL = "public:home"
 # few seconds, not one per hand. Tests see every change at once.
 PUBLIC_RENDER_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_RENDER_SECONDS", 5)
 
+# Automatic backups (tournament/services/autobackup.py): the tournament's JSON backup is
+# written into this folder when a level closes and, while hands are recorded, once every
+# BACKUP_MINUTES; the newest BACKUP_KEEP of each tournament are kept. Empty: none (the
+# default under tests, which turn them on where they test them).
+BACKUP_DIR = env_str("DJANGO_BACKUP_DIR", "" if TESTING else str(BASE_DIR / "var" / "backups"))
+BACKUP_MINUTES = env_int("DJANGO_BACKUP_MINUTES", 5)
+BACKUP_KEEP = env_int("DJANGO_BACKUP_KEEP", 20)
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("sv", _("Swedish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
@@ -219,6 +227,8 @@ for name, value, least in [
     ("DJANGO_LOGIN_FAILURE_LIMIT", AXES_FAILURE_LIMIT, 1),
     ("DJANGO_LOGIN_COOLOFF_MINUTES", login_cooloff_minutes, 1),
     ("DJANGO_PROXY_COUNT", PROXY_COUNT, 0),
+    ("DJANGO_BACKUP_MINUTES", BACKUP_MINUTES, 0),
+    ("DJANGO_BACKUP_KEEP", BACKUP_KEEP, 1),
 ]:
     if value < least:
         raise ImproperlyConfigured(f"{name}={value} is too small; use {least} or more.")

@@ -1,0 +1,221 @@
+"""Backups that write themselves during play (tournament/services/autobackup.py)."""
+
+import io
+import json
+import os
+import time
+from datetime import UTC, datetime
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from tests.tournament.conftest import play, single_table
+from tournament.models import Tournament
+from tournament.services import autobackup, draws, hands
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def backup_dir(settings, tmp_path):
+    settings.BACKUP_DIR = str(tmp_path / "backups")
+    settings.BACKUP_MINUTES = 5
+    settings.BACKUP_KEEP = 3
+    return tmp_path / "backups"
+
+
+def files(tournament):
+    folder = autobackup.folder(tournament)
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+def age_everything(tournament, minutes):
+    """Make every backup of the tournament `minutes` older, as if time had passed."""
+    for path in autobackup.folder(tournament).iterdir():
+        then = path.stat().st_mtime - minutes * 60
+        os.utime(path, (then, then))
+
+
+def test_the_first_hand_writes_a_backup_then_one_every_few_minutes(
+    backup_dir, make_tournament, td_user, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(players=3, name="Vårcupen Göteborg")
+    table = single_table(tournament, td_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(table, 6, -6, 0, actor=td_user)
+    assert len(files(tournament)) == 1
+    assert autobackup.folder(tournament).name == f"{tournament.pk}-varcupen-goteborg"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        play(table, 1, -1, 0, actor=td_user)  # a minute later: not due yet
+    assert len(files(tournament)) == 1
+
+    age_everything(tournament, minutes=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(table, 2, -2, 0, actor=td_user)
+    assert len(files(tournament)) == 2
+    newest = json.loads(autobackup.latest(tournament).path.read_text(encoding="utf-8"))
+    hands_in_it = newest["levels"][0]["draws"][0]["tables"][0]["hands"]
+    assert [h["number"] for h in hands_in_it] == [1, 2, 3]
+
+
+def test_nothing_is_written_before_the_transaction_commits(
+    backup_dir, make_tournament, td_user, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(players=3)
+    table = single_table(tournament, td_user)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        play(table, 6, -6, 0, actor=td_user)
+    assert files(tournament) == []
+    assert len(callbacks) == 1
+
+
+def test_closing_a_level_always_writes_one(
+    backup_dir, make_tournament, td_user, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(players=3, min_hands=1)
+    table = single_table(tournament, td_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(table, 6, -6, 0, actor=td_user)
+    assert len(files(tournament)) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        draws.advance(tournament=tournament, actor=td_user)  # one table: the champion
+    assert len(files(tournament)) == 2
+    newest = json.loads(autobackup.latest(tournament).path.read_text(encoding="utf-8"))
+    assert newest["levels"][0]["closed_at"] is not None
+
+
+def test_only_the_newest_are_kept(backup_dir, make_tournament):
+    tournament = make_tournament(players=3)
+    written = []
+    for minutes_ago in (40, 30, 20, 10, 0):
+        path = autobackup.write_backup(tournament)
+        os.utime(path, (time.time() - minutes_ago * 60,) * 2)
+        written.append(path.name)
+    autobackup.write_backup(tournament)  # prunes to BACKUP_KEEP = 3
+    kept = files(tournament)
+    assert len(kept) == 3
+    assert written[-1] in kept and written[-2] in kept
+    assert written[0] not in kept and written[1] not in kept
+
+
+def test_a_crash_while_writing_leaves_the_last_complete_backup(
+    backup_dir, make_tournament, monkeypatch
+):
+    tournament = make_tournament(players=3)
+    first = autobackup.write_backup(tournament)
+    before = first.read_text(encoding="utf-8")
+
+    def disk_full(descriptor):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(autobackup.os, "fsync", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        autobackup.write_backup(tournament)
+    assert files(tournament) == [first.name]  # no half file, not even a .partial
+    assert first.read_text(encoding="utf-8") == before
+    assert autobackup.latest(tournament).path == first
+
+
+def test_a_stray_partial_file_is_never_taken_for_a_backup(backup_dir, make_tournament):
+    tournament = make_tournament(players=3)
+    complete = autobackup.write_backup(tournament)
+    (autobackup.folder(tournament) / ".backup-x.partial").write_text('{"format": "pofc', "utf-8")
+    assert autobackup.latest(tournament).path == complete
+
+
+def test_a_backup_that_cannot_be_written_never_fails_the_hand(
+    settings, tmp_path, make_tournament, td_user, django_capture_on_commit_callbacks, caplog
+):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", "utf-8")
+    settings.BACKUP_DIR = str(blocker)
+    tournament = make_tournament(players=3)
+    table = single_table(tournament, td_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        recorded = play(table, 6, -6, 0, actor=td_user)
+    assert recorded.created
+    table.refresh_from_db()
+    assert table.hands_played == 1
+    assert "could not be written" in caplog.text
+
+
+def test_no_backup_folder_set_writes_nothing(
+    settings, make_tournament, td_user, django_capture_on_commit_callbacks
+):
+    settings.BACKUP_DIR = ""
+    tournament = make_tournament(players=3)
+    table = single_table(tournament, td_user)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        play(table, 6, -6, 0, actor=td_user)
+    assert callbacks == []
+    assert autobackup.latest(tournament) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_drill_the_latest_backup_into_an_empty_database_matches(
+    backup_dir, make_tournament, td_user, django_user_model
+):
+    tournament = make_tournament(players=5, min_hands=2, name="Drill")
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="drill")
+    for table in level.tables.order_by("number"):
+        seats = table.seats.count()
+        for _ in range(2):
+            play(table, *([4, -4, 0][:seats] if seats == 3 else [3, -3]), actor=td_user)
+    first = level.tables.order_by("number").first()
+    hand = first.hands.get(number=1)
+    hands.correct_hand(
+        hand=hand, actor=td_user, reason="misread", points=dict(enumerate([5, -5, 0][:3]))
+    )
+    draws.advance(tournament=tournament, actor=td_user)
+    latest = autobackup.latest(tournament)
+    saved = json.loads(latest.path.read_text(encoding="utf-8"))
+
+    call_command("flush", "--noinput")
+    assert not Tournament.objects.exists()
+    # A restore starts from a fresh database in which the TD made their login again.
+    django_user_model.objects.create_user("director", password="td-pass-123", is_staff=True)
+    call_command("import_tournament", str(latest.path), stdout=io.StringIO())
+    restored = Tournament.objects.get()
+    out = io.StringIO()
+    call_command("export_tournament", str(restored.pk), stdout=out)
+    again = json.loads(out.getvalue())
+    for data in (saved, again):
+        data.pop("exported_at", None)
+    # The restored history is the backup's, plus the import itself in the audit log.
+    restored_audit, saved_audit = again.pop("audit"), saved.pop("audit")
+    assert again == saved
+    assert [e for e in restored_audit if e["action"] != "tournament.import"] == saved_audit
+    assert [e["action"] for e in restored_audit].count("tournament.import") == 1
+
+
+def test_the_tds_pages_say_when_and_where_the_last_backup_was_written(
+    backup_dir, make_tournament, td_client, td_user
+):
+    tournament = make_tournament(players=3, name="Cup")
+    url = f"/td/{tournament.pk}/players/"
+    html = td_client.get(url).content.decode()
+    assert "No automatic backup yet" in html
+    assert str(autobackup.folder(tournament)) in html
+
+    path = autobackup.write_backup(tournament)
+    then = time.time() - 3 * 60
+    os.utime(path, (then, then))
+    html = td_client.get(url).content.decode()
+    written = timezone.localtime(datetime.fromtimestamp(then, UTC))
+    assert f"Last automatic backup: {written:%H:%M} (3\xa0minutes ago)" in html
+    assert str(path) in html
+
+    td_client.cookies["django_language"] = "sv"
+    html = td_client.get(url).content.decode()
+    assert f"Senaste automatiska säkerhetskopia: {written:%H:%M} (för 3\xa0minuter sedan)" in html
+
+
+def test_without_a_backup_folder_the_pages_say_nothing_of_backups(
+    settings, make_tournament, td_client
+):
+    settings.BACKUP_DIR = ""
+    tournament = make_tournament(players=3)
+    html = td_client.get(f"/td/{tournament.pk}/players/").content.decode()
+    assert "automatic backup" not in html

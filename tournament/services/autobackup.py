@@ -1,0 +1,137 @@
+"""Backups that write themselves: the tournament's JSON backup, during play, on disk.
+
+When a level closes, and while hands are being recorded once every
+settings.BACKUP_MINUTES, the tournament's whole history (the same JSON as the TD's
+"Download the backup", docs/export-format.md) is written to
+settings.BACKUP_DIR/<tournament-id>-<name>/; the newest settings.BACKUP_KEEP files are
+kept. Each file is written beside its final name and renamed into place after an fsync,
+so a crash (or a full disk) leaves the last complete backup and at most a stray
+`.partial` file, never a half backup under a backup's name.
+
+The backup is written after the change's transaction commits, from what was committed;
+a backup that cannot be written is logged and never undoes or fails the change.
+"""
+
+import json
+import logging
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.text import slugify
+
+from tournament.models import Tournament
+from tournament.services.backup_export import export_tournament
+
+log = logging.getLogger(__name__)
+SUFFIX = ".json"
+PARTIAL = ".partial"
+
+
+@dataclass(frozen=True)
+class BackupFile:
+    path: Path
+    written_at: datetime
+
+
+def enabled():
+    return bool(settings.BACKUP_DIR)
+
+
+def folder(tournament):
+    """Where the tournament's backups go: one folder per tournament, named for a person."""
+    name = slugify(tournament.name)[:60] or "tournament"
+    return Path(settings.BACKUP_DIR) / f"{tournament.pk}-{name}"
+
+
+def backups(tournament):
+    """The tournament's complete backups, newest first."""
+    try:
+        files = [p for p in folder(tournament).iterdir() if p.name.endswith(SUFFIX)]
+    except FileNotFoundError:
+        return []
+    return sorted(
+        (BackupFile(p, datetime.fromtimestamp(p.stat().st_mtime, UTC)) for p in files),
+        key=lambda b: (b.written_at, b.path.name),
+        reverse=True,
+    )
+
+
+def latest(tournament):
+    """The newest complete backup of the tournament, or None."""
+    if not enabled():
+        return None
+    found = backups(tournament)
+    return found[0] if found else None
+
+
+def write_backup(tournament):
+    """Write the tournament's backup now (atomically) and prune to the newest BACKUP_KEEP."""
+    target_dir = folder(tournament)
+    target_dir.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(export_tournament(tournament), ensure_ascii=False, indent=1) + "\n"
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+    target = target_dir / f"backup-{stamp}-{os.getpid()}{SUFFIX}"
+    descriptor, partial = tempfile.mkstemp(dir=target_dir, prefix=".backup-", suffix=PARTIAL)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, target)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
+    _sync_directory(target_dir)
+    for old in backups(tournament)[settings.BACKUP_KEEP :]:
+        old.path.unlink(missing_ok=True)  # another worker may have pruned it already
+    return target
+
+
+def _sync_directory(path):
+    """Make the rename itself durable (POSIX); a no-op where directories cannot be opened."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def _write_quietly(tournament_id, *, only_if_due):
+    try:
+        tournament = Tournament.objects.get(pk=tournament_id)
+        if only_if_due and not _due(tournament):
+            return
+        write_backup(tournament)
+    except Exception:
+        # The change is committed and stays; the TD's page shows how old the last backup is.
+        log.exception("The automatic backup of tournament %s could not be written.", tournament_id)
+
+
+def _due(tournament):
+    newest = latest(tournament)
+    if newest is None:
+        return True
+    age = datetime.now(UTC) - newest.written_at
+    return age.total_seconds() >= settings.BACKUP_MINUTES * 60
+
+
+def after_hand(tournament_id):
+    """Called by the services that record or correct a hand, inside their transaction."""
+    if enabled() and settings.BACKUP_MINUTES > 0:
+        transaction.on_commit(lambda: _write_quietly(tournament_id, only_if_due=True))
+
+
+def after_level_closed(tournament_id):
+    """Called by the service that closes a level, inside its transaction."""
+    if enabled():
+        transaction.on_commit(lambda: _write_quietly(tournament_id, only_if_due=False))

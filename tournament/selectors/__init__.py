@@ -65,7 +65,9 @@ from tournament.selectors.score_card import (
 )
 from tournament.selectors.td_draws import (
     DrawPreview,
+    LevelCloseReview,
     draw_preview,
+    level_close_review,
     level_draws,
     level_seating,
 )
@@ -87,6 +89,7 @@ __all__ = [
     "DashboardTable",
     "DrawPreview",
     "HandLine",
+    "LevelCloseReview",
     "PenaltyCost",
     "PenaltyLine",
     "PublicLevel",
@@ -116,6 +119,7 @@ __all__ = [
     "form_submitted",
     "hand_history",
     "last_hands",
+    "level_close_review",
     "level_draws",
     "level_seating",
     "level_tables",

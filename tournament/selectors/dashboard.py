@@ -68,6 +68,9 @@ class Dashboard:
     calls: int
     ties: int
     silent: int
+    # Open TableCalls at tables not in `tables` (a closed level, a redrawn table), with
+    # table.level and table.draw, the longest waiting first: shown until the TD clears them.
+    calls_elsewhere: tuple = ()
 
     @property
     def playing_numbers(self):
@@ -76,6 +79,11 @@ class Dashboard:
     @property
     def all_over(self):
         return bool(self.tables) and all(t.is_over for t in self.tables)
+
+    @property
+    def hands_done(self):
+        """Every table is over or tied for first: closing the level is up to the TD now."""
+        return bool(self.tables) and all(t.is_over or t.tied for t in self.tables)
 
 
 def _dashboard_order(row):
@@ -90,7 +98,7 @@ def _dashboard_order(row):
     return (1 if not row.is_over else 2, 0, 0, row.table.number)
 
 
-def _dashboard_table(table, tournament, now):
+def _dashboard_table(table, tournament, now, call):
     from datetime import timedelta
 
     from tournament.state import cached_progress, conclude_table
@@ -124,7 +132,6 @@ def _dashboard_table(table, tournament, now):
         for s in seats
     )
     quiet_since = table.last_entry_at or table.draw.created_at
-    call = table.open_calls[0] if table.open_calls else None
     return DashboardTable(
         table=table,
         seats=rows,
@@ -151,7 +158,9 @@ def dashboard(tournament, *, now=None):
 
     Per table: seats and players with totals, the last hand's time, the open call and
     the latest tie settlement; the table's state is concluded from its caches, the same
-    way `tournament.state.cached_state` does, without a query per table.
+    way `tournament.state.cached_state` does, without a query per table. The open calls
+    are read for the whole tournament in one query: a call left at a closed level or a
+    redrawn table is listed too, never lost.
     """
     from django.utils import timezone
 
@@ -161,7 +170,7 @@ def dashboard(tournament, *, now=None):
     levels = tuple(Level.objects.filter(tournament=tournament).order_by("number"))
     players = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True).count()
     level = levels[-1] if levels else None
-    rows = ()
+    rows = calls_elsewhere = ()
     if level is not None:
         level.tournament = tournament
         last_hand = Hand.objects.filter(table=OuterRef("pk")).order_by("-number")
@@ -173,11 +182,6 @@ def dashboard(tournament, *, now=None):
             .prefetch_related(
                 Prefetch("seats", queryset=seats_with_players()),
                 Prefetch(
-                    "calls",
-                    queryset=TableCall.objects.filter(cleared_at__isnull=True),
-                    to_attr="open_calls",
-                ),
-                Prefetch(
                     "tie_settlements",
                     queryset=TieSettlement.objects.order_by("-id"),
                     to_attr="settlements",
@@ -185,11 +189,20 @@ def dashboard(tournament, *, now=None):
             )
             .order_by("number")
         )
+        open_calls = (
+            TableCall.objects.filter(table__level__tournament=tournament, cleared_at__isnull=True)
+            .select_related("table__level", "table__draw")
+            .order_by("called_at", "id")
+        )
+        calls_by_table = {call.table_id: call for call in open_calls}
+        in_play = level.closed_at is None  # else every call is listed apart, as "elsewhere"
         found = []
         for table in tables:
             table.level = level
-            found.append(_dashboard_table(table, tournament, now))
+            call = calls_by_table.pop(table.pk, None) if in_play else None
+            found.append(_dashboard_table(table, tournament, now, call))
         rows = tuple(sorted(found, key=_dashboard_order))
+        calls_elsewhere = tuple(calls_by_table.values())  # the dict keeps the query's order
     return Dashboard(
         levels=levels,
         level=level,
@@ -199,4 +212,5 @@ def dashboard(tournament, *, now=None):
         calls=sum(1 for r in rows if r.call is not None),
         ties=sum(1 for r in rows if r.tied),
         silent=sum(1 for r in rows if r.silent),
+        calls_elsewhere=calls_elsewhere,
     )

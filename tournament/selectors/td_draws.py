@@ -63,3 +63,49 @@ def level_seating(level):
         .order_by("table__number", "position")
     )
     return sorted(seats, key=lambda seat: swedish_sort_key(seat.player.name))
+
+
+@dataclass(frozen=True)
+class LevelCloseReview:
+    """What closing the current level would do, and what still blocks it."""
+
+    board: object  # the Dashboard of the tournament (its level, tables and calls)
+    calls: tuple  # every open TableCall of the tournament, the longest waiting first
+    ties: tuple  # DashboardTable rows tied for first after their required hands
+    playing: tuple  # DashboardTable rows still short of their required hands
+    winners: tuple  # Players who won their table and may play on, by table number
+
+    @property
+    def level(self):
+        return self.board.level
+
+    @property
+    def blocked(self):
+        """Open calls and unsettled ties block closing, as do tables still playing."""
+        return bool(self.calls or self.ties or self.playing)
+
+    @property
+    def finishes(self):
+        """Closing names the champion (or finishes without one) instead of drawing on."""
+        return len(self.winners) <= 1
+
+    @property
+    def champion(self):
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+def level_close_review(tournament, *, now=None):
+    """The confirmation page of closing the current level: the dashboard's 6 queries."""
+    from tournament.selectors.dashboard import dashboard
+
+    board = dashboard(tournament, now=now)
+    by_number = sorted(board.tables, key=lambda row: row.table.number)
+    calls = [row.call for row in by_number if row.call is not None]
+    calls += board.calls_elsewhere
+    return LevelCloseReview(
+        board=board,
+        calls=tuple(sorted(calls, key=lambda call: (call.called_at, call.pk))),
+        ties=tuple(row for row in by_number if row.tied),
+        playing=tuple(row for row in by_number if not row.is_over and not row.tied),
+        winners=tuple(row.winner for row in by_number if row.is_over and row.winner is not None),
+    )

@@ -14,7 +14,7 @@ from tournament.services.recompute import store
 from tournament.services.revisor_access import access_fields
 from tournament.state import conclude_table, seat_inputs
 from tournament.table_state import start
-from tournament.validation import clean_text, saved
+from tournament.validation import clean_int, clean_text, saved
 
 SEED_LENGTH = Draw._meta.get_field("seed").max_length
 REASON_LENGTH = Draw._meta.get_field("reason").max_length
@@ -228,21 +228,30 @@ def _refuse_while_open(tournament, level, tables):
 
 
 @transaction.atomic
-def advance(*, tournament, actor, seed=None):
+def advance(*, tournament, actor, seed=None, level_number=None):
     """Close the current level when every table is over and nothing is left open.
 
-    Refused (nothing changed) while a call is open or a tie for first is not settled.
+    Refused (nothing changed) while a call is open or a tie for first is not settled, and,
+    when `level_number` is given (the level a confirmation page showed), unless that is
+    still the level in play: a page left open does not close the next level.
     The winners are drawn into the next level; a level with a single table (or a
     single winner) produces the champion. Returns the new level, or None when the
     tournament is finished.
     """
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     seed = _seed(seed)
+    if level_number is not None:
+        level_number = clean_int(level_number, label=_("The level"), minimum=1, maximum=32767)
     level = current_level(tournament)
     if level is None:
         raise NotAllowed(_("Make the first draw first."))
     if level.closed_at is not None or tournament.finished_at is not None:
         raise NotAllowed(_("The tournament is finished."))
+    if level_number is not None and level_number != level.number:
+        raise NotAllowed(
+            _("Level %(level)d is not the level in play (level %(current)d is).")
+            % {"level": level_number, "current": level.number}
+        )
     _lock_level_tables(level)
     tables = list(Table.objects.current().filter(level=level).select_related("winner"))
     _refuse_while_open(tournament, level, tables)

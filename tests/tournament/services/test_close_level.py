@@ -7,7 +7,7 @@ from django.db import connection
 from tests.tournament.conftest import play, play_named, row_counts, single_table
 from tournament.models import Level, Table, TableCall, TieSettlement
 from tournament.selectors import revision_token
-from tournament.services import NotAllowed, calls, draws, hands
+from tournament.services import InvalidEntry, NotAllowed, calls, draws, hands
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +164,19 @@ def test_a_call_and_the_close_at_the_same_instant_never_lose_the_call(make_tourn
             assert isinstance(called, TableCall), called
             assert isinstance(closed, NotAllowed) and "open call" in str(closed), closed
             assert TableCall.objects.get(pk=called.pk).cleared_at is None
+
+
+def test_the_level_a_confirmation_showed_must_still_be_in_play(two_over, td_user):
+    tournament, _tables = two_over
+    refused_with = [
+        (2, NotAllowed, "Level 2 is not the level in play (level 1 is)."),
+        ("1", InvalidEntry, "The level must be a whole number."),
+        (True, InvalidEntry, "The level must be a whole number."),
+        (0, InvalidEntry, "The level must be from 1 to 32767, not 0."),
+    ]
+    for number, error, message in refused_with:
+        before = row_counts()
+        with pytest.raises(error) as raised:
+            draws.advance(tournament=tournament, actor=td_user, level_number=number)
+        assert str(raised.value) == message and row_counts() == before
+    assert draws.advance(tournament=tournament, actor=td_user, level_number=1).number == 2

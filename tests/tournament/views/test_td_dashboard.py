@@ -189,7 +189,10 @@ def test_a_tie_after_the_required_hands_asks_the_td(td_client, make_tournament, 
     assert f"Tie for first: {seats[0].player.name}, {seats[1].player.name}" in html
     assert "2 / 2" in html
     assert "1 tie" in html
-    assert "Close level" not in html
+    # Every table has played its hands: closing is up to the TD, whose next page says the
+    # tie blocks it (tests/tournament/views/test_td_draws_close.py).
+    advance = reverse("td:advance", args=[tournament.pk])
+    assert f'<a class="button" href="{advance}">Close level and name the champion</a>' in html
 
 
 def test_every_table_over_offers_to_close_the_level(td_client, make_tournament, td_user):
@@ -205,11 +208,10 @@ def test_every_table_over_offers_to_close_the_level(td_client, make_tournament, 
     assert "2 of 2 tables finished" in html
     assert "Still playing" not in html
     advance = reverse("td:advance", args=[tournament.pk])
-    form = html[html.index(f'action="{advance}"') :]
-    form = form[: form.index("</form>")]
-    assert 'method="post"' in html[html.index(f'action="{advance}"') - 40 :][:80]
-    assert 'name="submission_key"' in form
-    assert "Close level and draw the next</button>" in form
+    # A link to the confirmation page: nothing is closed by this one click.
+    assert f'<a class="button" href="{advance}">Close level and draw the next</a>' in html
+    assert f'action="{advance}"' not in html
+    assert "nothing is closed before you confirm" in html
 
 
 def test_one_finished_table_offers_to_name_the_champion(td_client, make_tournament, td_user):
@@ -217,7 +219,7 @@ def test_one_finished_table_offers_to_name_the_champion(td_client, make_tourname
     table = single_table(tournament, td_user)
     play_named(table, {"Anna": 6, "Bo": -6})
     html = td_client.get(home(tournament)).content.decode()
-    assert "Close level and name the champion</button>" in html
+    assert "Close level and name the champion</a>" in html
     assert "Finished: Anna wins" in html
 
 
@@ -486,8 +488,10 @@ def test_close_the_level_from_the_dashboard(td_client, make_tournament, td_user)
     for table in level_tables(tournament).values():
         play(table, 3, -3, 0)
     advance = reverse("td:advance", args=[tournament.pk])
-    fields = form_fields(td_client.get(home(tournament)).content.decode(), advance)
-    assert set(fields) == {"csrfmiddlewaretoken", "submission_key"}
+    assert f'href="{advance}"' in td_client.get(home(tournament)).content.decode()
+    fields = form_fields(td_client.get(advance).content.decode(), advance)
+    assert set(fields) == {"csrfmiddlewaretoken", "submission_key", "level"}
+    fields["confirm"] = "1"
     assert td_client.post(advance, fields).status_code == 302
     assert td_client.post(advance, fields).status_code == 302  # a double click
     assert list(tournament.levels.values_list("number", flat=True)) == [1, 2]

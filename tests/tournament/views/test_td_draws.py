@@ -62,9 +62,10 @@ def seeds(monkeypatch):
 
 # ---------------------------------------------------------------- refusals for every URL
 
-GETS = ["td:draw", "td:standings", "td:standings_projector"]
+GETS = ["td:draw", "td:advance", "td:standings", "td:standings_projector"]
 LEVEL_GETS = ["td:level", "td:level_projector", "td:level_print"]
 POSTS = [("td:draw", ()), ("td:advance", ()), ("td:redraw", (1,))]
+ALL_FIELDS = {"reason": "x", "level": "1", "confirm": "1"}  # whatever any of them takes
 
 
 @pytest.fixture
@@ -84,7 +85,7 @@ def test_anonymous_goes_to_login_everywhere(client, drawn):
         assert response.status_code == 302, address
         assert response["Location"].startswith(reverse("login") + "?next=")
     for name, args in POSTS:
-        response = client.post(url(name, drawn, *args), {"submission_key": key(), "reason": "x"})
+        response = client.post(url(name, drawn, *args), ALL_FIELDS | {"submission_key": key()})
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
     assert Draw.objects.count() == 1 and Level.objects.count() == 1
 
@@ -94,7 +95,7 @@ def test_non_staff_is_refused_everywhere(client, outsider, drawn):
     for address in every_url(drawn):
         assert client.get(address).status_code == 403, address
     for name, args in POSTS:
-        response = client.post(url(name, drawn, *args), {"submission_key": key(), "reason": "x"})
+        response = client.post(url(name, drawn, *args), ALL_FIELDS | {"submission_key": key()})
         assert response.status_code == 403
     assert Draw.objects.count() == 1 and Level.objects.count() == 1
 
@@ -110,8 +111,9 @@ def test_unknown_tournament_or_level_is_404(td_client, drawn):
     assert td_client.post(reverse("td:advance", args=[999]), {}).status_code == 404
 
 
-def test_advance_takes_only_post(td_client, drawn):
-    assert td_client.get(url("td:advance", drawn)).status_code == 405
+def test_advance_takes_get_and_post_only(td_client, drawn):
+    assert td_client.get(url("td:advance", drawn)).status_code == 200  # the confirmation
+    assert td_client.put(url("td:advance", drawn)).status_code == 405
 
 
 # ---------------------------------------------------------------- the first draw
@@ -319,21 +321,28 @@ def test_the_redraw_url_itself_leads_to_the_level(td_client, drawn):
 # ---------------------------------------------------------------- closing a level
 
 
-def test_advancing_while_tables_play_says_which_on_the_dashboard(td_client, td_user, drawn):
+def test_advancing_while_tables_play_says_which_on_the_confirmation(td_client, td_user, drawn):
     table = Table.objects.get(level__tournament=drawn, number=2)
     play(table, 2, -2, actor=td_user)  # min_hands is 20: nothing is over
-    response = td_client.post(url("td:advance", drawn), {"submission_key": key()})
-    assert response.status_code == 302 and response["Location"] == url("td:tournament", drawn)
-    assert texts(response) == ["Not every table is over yet (still playing: table 1, 2, 3)."]
+    response = td_client.post(
+        url("td:advance", drawn), {"submission_key": key(), "level": "1", "confirm": "1"}
+    )
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "The level was not closed." in html
+    assert "Not every table is over yet (still playing: table 1, 2, 3)." in html
+    assert "3 tables still playing" in html and 'name="confirm"' not in html
     level = Level.objects.get(tournament=drawn)
     assert level.closed_at is None and Level.objects.count() == 1
     assert not FormSubmission.objects.exists()
 
 
 def test_advancing_without_a_key_changes_nothing(td_client, drawn):
-    response = td_client.post(url("td:advance", drawn), {})
-    assert response.status_code == 302 and response["Location"] == url("td:tournament", drawn)
-    assert texts(response) == ["This form is out of date: reload the page and send it again."]
+    response = td_client.post(url("td:advance", drawn), {"confirm": "1", "level": "1"})
+    assert response.status_code == 400
+    assert "This form is out of date: reload the page and send it again." in (
+        response.content.decode()
+    )
     assert Level.objects.get(tournament=drawn).closed_at is None
 
 
@@ -348,11 +357,17 @@ def test_advancing_draws_the_next_level_once(td_client, td_user, make_tournament
     play_named(tables[3], {"Anna": 4, "Gun": -4}, actor=td_user)
     page = td_client.get(url("td:level", tournament, 1)).content.decode()
     assert "Every table of this level is over." in page
-    assert ">Close the level and draw the next</button>" in page
+    advance = url("td:advance", tournament)
+    assert f'<a class="button" href="{advance}">Close the level and draw the next</a>' in page
 
+    # The link leads to the confirmation; nothing is closed before it is confirmed.
+    confirm = td_client.get(advance).content.decode()
+    assert ">Close level 1 and draw level 2</button>" in confirm
+    assert Level.objects.filter(tournament=tournament).count() == 1
     seeds.append("seed-three")
-    submission = key()
-    response = td_client.post(url("td:advance", tournament), {"submission_key": submission})
+    submission = re.search(r'name="submission_key" value="([^"]+)"', confirm).group(1)
+    data = {"submission_key": submission, "level": "1", "confirm": "1"}
+    response = td_client.post(advance, data)
     assert response.status_code == 302 and response["Location"] == url("td:level", tournament, 2)
     assert texts(response) == ["Level 1 is closed and level 2 is drawn."]
     # Winners Cia (3), Dan (4), Anna (1): one table of 3.
@@ -361,7 +376,7 @@ def test_advancing_draws_the_next_level_once(td_client, td_user, make_tournament
     assert sorted(seated) == ["Anna", "Cia", "Dan"]
     assert Draw.objects.get(level=level2).seed == "seed-three"
     assert Level.objects.get(tournament=tournament, number=1).closed_at is not None
-    again = td_client.post(url("td:advance", tournament), {"submission_key": submission})
+    again = td_client.post(advance, data)
     assert again.status_code == 302 and again["Location"] == url("td:level", tournament, 2)
     assert Level.objects.filter(tournament=tournament).count() == 2
     # A closed level's draw is locked for good.

@@ -25,6 +25,17 @@ def form_key(html, action):
     return re.search(r'name="submission_key" value="([^"]+)"', form).group(1)
 
 
+def confirm_close(td_client, tournament, button):
+    """From the level page's link to the confirmation page, and its button (checked) sent."""
+    level = tournament.levels.order_by("-number").first().number
+    page = td_client.get(url("td:level", tournament, level)).content.decode()
+    assert f'href="{url("td:advance", tournament)}"' in page
+    confirm = td_client.get(url("td:advance", tournament)).content.decode()
+    assert button in confirm
+    fields = {"submission_key": form_key(confirm, url("td:advance", tournament))}
+    return td_client.post(url("td:advance", tournament), fields | {"level": level, "confirm": 1})
+
+
 def tables_of(tournament, level):
     return {
         t.number: t
@@ -100,20 +111,17 @@ def test_seven_players_from_the_draw_to_the_champion(
     ]
     assert "data-poll-stop" not in html
 
-    # Closing the level too early: the dashboard is told which tables still play.
-    response = td_client.post(url("td:advance", tournament), {"submission_key": str(uuid.uuid4())})
-    assert response["Location"] == url("td:tournament", tournament)
-    assert [str(m) for m in get_messages(response.wsgi_request)] == [
-        "Not every table is over yet (still playing: table 2, 3)."
-    ]
+    # Closing the level too early: the confirmation page says which tables still play.
+    response = td_client.post(
+        url("td:advance", tournament),
+        {"submission_key": str(uuid.uuid4()), "level": "1", "confirm": "1"},
+    )
+    assert response.status_code == 400
+    assert "Not every table is over yet (still playing: table 2, 3)." in response.content.decode()
 
     play_named(tables[2], {"Cia": -3, "Dan": 3}, actor=td_user)
     play_named(tables[3], {"Bo": 2, "Anna": -2}, actor=td_user)
-    page = td_client.get(url("td:level", tournament, 1)).content.decode()
-    response = td_client.post(
-        url("td:advance", tournament),
-        {"submission_key": form_key(page, url("td:advance", tournament))},
-    )
+    response = confirm_close(td_client, tournament, ">Close level 1 and draw level 2</button>")
     assert response["Location"] == url("td:level", tournament, 2)
 
     # Level 2: Gun, Dan and Bo at one table; seed-three seats (Bo, Gun, Dan), Gun deals first.
@@ -123,11 +131,7 @@ def test_seven_players_from_the_draw_to_the_champion(
     assert [s.player.name for s in final.seats.order_by("position")] == ["Bo", "Gun", "Dan"]
     assert final.first_dealer_position == 1
     play_named(final, {"Dan": 6, "Gun": 1, "Bo": -7}, actor=td_user)
-    page = td_client.get(url("td:level", tournament, 2)).content.decode()
-    response = td_client.post(
-        url("td:advance", tournament),
-        {"submission_key": form_key(page, url("td:advance", tournament))},
-    )
+    response = confirm_close(td_client, tournament, ">Close level 2 and name the champion</button>")
     assert response["Location"] == url("td:standings", tournament)
     assert [str(m) for m in get_messages(response.wsgi_request)] == [
         "The tournament is finished. Champion: Dan."

@@ -35,8 +35,6 @@ def _render(request, tournament, rev, now):
         "board": board,
         "rev": rev,
         "silent_after": selectors.SILENT_AFTER_MINUTES,
-        # A fresh one-time key for "Close level and draw the next" (td:advance).
-        "advance_form": OnceForm(),
         "call_clear_form": OnceForm(),
     }
     template = f"{TEMPLATE}#live" if request.htmx else TEMPLATE

@@ -3,16 +3,17 @@ closing a level, and the standings with the champion.
 
 Every change goes through one service (`tournament.services.draws`) inside `submit_once`,
 so a double click or a resent form draws once. A refusal is shown in place: on the
-page the form is on (bound, status 400), or, for closing a level, on the live
-dashboard the button is on (a message there: the dashboard is another page).
+page the form is on (bound, status 400); closing a level has its own confirmation page,
+which lists what still blocks it and shows a refusal there.
 """
 
+from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from tournament import selectors
 from tournament.forms import RedrawForm
@@ -38,11 +39,10 @@ class RedrawLevelForm(RedrawForm, OnceForm):
 
 
 class AdvanceForm(OnceForm):
-    """Close the current level and draw the next: only the one-time key.
+    """Close the current level and draw the next: the one-time key, and the level the
+    confirmation page showed (so that a page left open never closes the next level)."""
 
-    Any page may show this button: a form posting a fresh `submission_key`
-    (an unbound `OnceForm()` renders one) to `td:advance`.
-    """
+    level = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=32767)
 
 
 # ---------------------------------------------------------------- helpers
@@ -143,7 +143,6 @@ def _render_level(request, tournament, level, form, status=200):
             "started": started,
             "form": form,
             "can_advance": can_advance,
-            "advance_form": AdvanceForm() if can_advance else None,
         },
         status=status,
     )
@@ -265,29 +264,51 @@ def level_print(request, tournament_id, level):
 
 # ---------------------------------------------------------------- closing a level
 
+CLOSE_TEMPLATE = TEMPLATES + "close_confirm.html"
+
+
+def _close_confirm(request, tournament, *, errors=(), status=200):
+    """The confirmation page, read afresh: what closing does, what still blocks it (each
+    linked), and a fresh one-time key for the level it shows."""
+    review = selectors.level_close_review(tournament)
+    form = AdvanceForm(initial={"level": review.level.number})
+    return render(
+        request,
+        CLOSE_TEMPLATE,
+        {"tournament": tournament, "review": review, "form": form, "errors": list(errors)},
+        status=status,
+    )
+
 
 @td_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def advance(request, tournament_id):
     """Close the current level and draw the next; the last one makes the champion.
 
-    A refusal ("still playing: table 1, 4") goes back to the live dashboard, where
-    the button is, as an error message.
+    GET (and a POST without `confirm`) shows the confirmation page: what closing does,
+    and what still blocks it (open calls, ties to settle, tables still playing), each
+    linked. POST with `confirm` closes, once; a refusal re-renders the page, read afresh.
     """
     tournament = get_tournament(tournament_id)
+    if tournament.finished_at is not None:  # also a second click on the final close
+        return redirect("td:standings", tournament.pk)
+    if draws.current_level(tournament) is None:
+        return redirect("td:tournament", tournament.pk)
+    if request.method == "GET" or "confirm" not in request.POST:
+        return _close_confirm(request, tournament)
     form = AdvanceForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("This form is out of date: reload the page and send it again."))
-        return redirect("td:tournament", tournament.pk)
+        stale = _("This form is out of date: reload the page and send it again.")
+        return _close_confirm(request, tournament, errors=[stale], status=400)
+    number = form.cleaned_data["level"]
     try:
         result = submit_once(
             request,
             form.cleaned_data["submission_key"],
-            lambda: draws.advance(tournament=tournament, actor=request.user),
+            lambda: draws.advance(tournament=tournament, actor=request.user, level_number=number),
         )
     except ServiceError as error:
-        messages.error(request, str(error))
-        return redirect("td:tournament", tournament.pk)
+        return _close_confirm(request, tournament, errors=[str(error)], status=400)
     if result is ALREADY_DONE:  # a second click: show where the first one led
         tournament.refresh_from_db()
         if tournament.finished_at is not None:

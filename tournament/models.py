@@ -559,16 +559,23 @@ class FormSubmission(models.Model):
 
 
 class RevisorCodeAttempt(models.Model):
-    """A wrong short code typed at /r/: counted per client to slow down guessing.
+    """A wrong short code typed at /r/: counted per device and per client address to slow
+    down guessing (docs/revisor-access.md).
 
     Kept in the database (not in a process) so that several app servers share it.
     """
 
-    client = models.CharField(max_length=64)
+    client = models.CharField(max_length=64)  # the client's address
+    # A random id kept in the device's session; empty in rows from before it was counted.
+    device = models.CharField(max_length=32, blank=True, default="")
+    code = models.CharField(max_length=20, blank=True, default="")  # the code typed, normalized
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        indexes = [models.Index(fields=["client", "at"])]
+        indexes = [
+            models.Index(fields=["client", "at"]),
+            models.Index(fields=["device", "at"], name="revisor_attempt_device_at"),
+        ]
 
     def __str__(self):
         return f"{self.client} at {self.at:%H:%M:%S}"

@@ -1,13 +1,133 @@
-"""The revisor's access to a table: a private link (secret key) and a short code."""
+"""The revisor's access to a table: a private link (secret key) and a short code.
+
+Wrong short codes are throttled (docs/revisor-access.md): a small ceiling per device,
+so that one person's mistakes pause only their own phone, and a much higher one per
+client address, which every phone behind a venue's Wi-Fi shares. A code counts once
+however often it is typed: a code typed again is a mistake, never a new guess.
+"""
+
+from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Table, new_revisor_code, new_revisor_key
+from tournament.models import (
+    REVISOR_CODE_ALPHABET,
+    REVISOR_CODE_LENGTH,
+    RevisorCodeAttempt,
+    Table,
+    new_revisor_code,
+    new_revisor_key,
+)
 from tournament.services import audit
+from tournament.services.errors import InvalidEntry, ServiceError
 from tournament.services.locking import lock_table
 from tournament.validation import instance
+
+CODE_WINDOW = timedelta(minutes=15)
+WRONG_CODES_PER_DEVICE = 10  # different wrong codes from one device in CODE_WINDOW
+WRONG_CODES_PER_ADDRESS = 100  # ... from one client address, whatever the device
+
+
+class WrongCodesPaused(ServiceError):
+    """Too many wrong codes lately from this device or address: no code is looked at."""
+
+
+def table_in_play(**lookup):
+    """The table with this key or code whose draw is current and whose level is open."""
+    return (
+        Table.objects.select_related("level", "draw")
+        .filter(draw__superseded_at__isnull=True, level__closed_at__isnull=True, **lookup)
+        .first()
+    )
+
+
+def _paused_until(attempts, ceiling, now):
+    """When fewer than `ceiling` different wrong codes are left in the window, or None."""
+    lasts = sorted(
+        attempts.filter(at__gt=now - CODE_WINDOW)
+        .order_by()
+        .values("code")
+        .annotate(last=Max("at"))
+        .values_list("last", flat=True)
+    )
+    if len(lasts) < ceiling:
+        return None
+    return lasts[len(lasts) - ceiling] + CODE_WINDOW
+
+
+def _clock_time(moment):
+    """`moment` on the venue's clock, rounded up to the minute: "14:35"."""
+    local = timezone.localtime(moment)
+    if local.second or local.microsecond:
+        local = local.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    return local.strftime("%H:%M")
+
+
+def _paused_message(device, client, now):
+    if device:
+        until = _paused_until(
+            RevisorCodeAttempt.objects.filter(device=device), WRONG_CODES_PER_DEVICE, now
+        )
+        if until is not None:
+            return _(
+                "Too many wrong codes from this device: try again after %(time)s, or scan "
+                "the QR code on your table's card."
+            ) % {"time": _clock_time(until)}
+    until = _paused_until(
+        RevisorCodeAttempt.objects.filter(client=client), WRONG_CODES_PER_ADDRESS, now
+    )
+    if until is not None:
+        return _(
+            "Too many wrong codes from this network: try again after %(time)s, or scan the "
+            "QR code on your table's card."
+        ) % {"time": _clock_time(until)}
+    return None
+
+
+def clean_code(code):
+    """A typed short code as the cards print it, or InvalidEntry (not counted as a guess:
+    no table has a code of another shape)."""
+    if not isinstance(code, str):
+        raise InvalidEntry(_("Type the table's code."))
+    code = "".join(code.split()).upper().replace("-", "")
+    if not code:
+        raise InvalidEntry(_("Type the table's code."))
+    if len(code) != REVISOR_CODE_LENGTH or any(c not in REVISOR_CODE_ALPHABET for c in code):
+        raise InvalidEntry(
+            _(
+                "A table code is %(length)d letters and digits, without O, 0, I, L or 1. "
+                "Check the card and try again."
+            )
+            % {"length": REVISOR_CODE_LENGTH}
+        )
+    return code
+
+
+def table_for_code(*, code, device, client):
+    """The table in play with this short code, typed on `device` from address `client`.
+
+    Refuses every code, even a right one, while the device or the address has too
+    many wrong codes in the window (else guessing would simply go on through the
+    pause); a wrong code is counted for both. A right code clears nothing: a player
+    knows their own table's code and could otherwise reset their count with it. No
+    transaction: the one write must stay when the refusal is raised, and two guesses
+    at the same instant may both pass the check, which costs one guess over the ceiling.
+    """
+    code = clean_code(code)
+    device = device[:32] if isinstance(device, str) else ""
+    client = client[:64] if isinstance(client, str) else ""
+    now = timezone.now()
+    paused = _paused_message(device, client, now)
+    if paused is not None:
+        raise WrongCodesPaused(paused)
+    table = table_in_play(revisor_code=code)
+    if table is None:
+        RevisorCodeAttempt.objects.create(client=client, device=device, code=code)
+        raise InvalidEntry(_("No table in play has this code. Check the card and try again."))
+    return table
 
 
 def unused_revisor_code():

@@ -6,29 +6,41 @@ revisor request checks the binding before any view logic: the key must still be
 the table's (the TD regenerating it cuts the device off) and the table's draw
 must still be current (a redone draw ends it). The card itself names no table in
 its URL, so a device can reach no other table.
+
+A device that was cut off is sent to the code page by a real navigation, even from
+an htmx poll or form (htmx would otherwise follow the redirect itself and swap the
+code page into the card, at the card's address), and is told there why, until it
+is bound again. Only that device's session holds the reason.
 """
 
+import secrets
 from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django_htmx.http import HttpResponseClientRedirect
 
 from tournament.models import Table
+from tournament.views.polling import vary_on_htmx
 
 SESSION_KEY = "revisor_binding"
+CUT_OFF_KEY = "revisor_cut_off"  # why this device lost its table: {"why", "table", "level"}
+DEVICE_KEY = "revisor_device"  # a random id of this device, for counting its wrong codes
 
 
 @dataclass(frozen=True)
 class Binding:
     table: Table | None
-    problem: str | None  # why the device is not (or no longer) bound, for the person holding it
+    lost: dict | None = None  # why a device that was bound is not any more (see cut_off_reason)
 
 
 def bind(request, table):
     """Bind this device to `table` (a new session id: no fixation of an old one)."""
     request.session.cycle_key()
+    request.session.pop(CUT_OFF_KEY, None)
     request.session[SESSION_KEY] = {"table": table.pk, "key": table.revisor_key}
 
 
@@ -36,28 +48,74 @@ def unbind(request):
     request.session.pop(SESSION_KEY, None)
 
 
+def device_id(request):
+    """This device's id for the code throttle, made on first use; kept across bindings."""
+    device = request.session.get(DEVICE_KEY)
+    if not isinstance(device, str) or not device:
+        device = request.session[DEVICE_KEY] = secrets.token_hex(16)
+    return device
+
+
 def current_binding(request):
     saved = request.session.get(SESSION_KEY)
     if not isinstance(saved, dict):
-        return Binding(None, _("This device is not bound to a table yet."))
+        return Binding(None)
     table = (
         Table.objects.select_related("level__tournament", "draw", "winner")
         .filter(pk=saved.get("table"))
         .first()
     )
-    if table is None or table.revisor_key != saved.get("key"):
-        return Binding(
-            None,
-            _(
-                "The TD has issued a new link for this table: scan the new QR code or type "
-                "the new short code."
-            ),
-        )
+    if table is None:
+        return Binding(None)
+    numbers = {"table": table.number, "level": table.level.number}
+    if table.revisor_key != saved.get("key"):
+        return Binding(None, {"why": "replaced", **numbers})
     if table.draw.superseded_at is not None:
-        return Binding(None, _("The draw was redone: scan the QR code on your new table's card."))
+        return Binding(None, {"why": "redrawn", **numbers})
     if table.level.closed_at is not None:
-        return Binding(None, _("This level is closed: its results are final."))
-    return Binding(table, None)
+        return Binding(None, {"why": "closed", **numbers})
+    return Binding(table)
+
+
+def cut_off_reason(request, binding):
+    """Why this device lost its table, for the person holding it; None if it did not."""
+    lost = binding.lost or request.session.get(CUT_OFF_KEY)
+    if not isinstance(lost, dict) or not isinstance(lost.get("table"), int):
+        return None
+    reasons = {
+        "replaced": _(
+            "This device's access to table %(table)d was replaced by the TD: type the table's "
+            "new code, or scan its new QR code."
+        ),
+        "redrawn": _(
+            "The TD redid the draw of level %(level)d, so this device no longer keeps table "
+            "%(table)d: type the code on your new table's card, or scan its QR code."
+        ),
+        "closed": _(
+            "Level %(level)d is closed and its results are final: this device no longer keeps "
+            "table %(table)d."
+        ),
+    }
+    reason = reasons.get(lost.get("why"))
+    if reason is None:
+        return None
+    return reason % {"table": lost["table"], "level": lost.get("level") or 0}
+
+
+def refuse(request, binding):
+    """Send this device to the code page, as a whole page whatever asked."""
+    if request.session.get(SESSION_KEY) is not None:
+        unbind(request)
+    if binding.lost is not None:
+        request.session[CUT_OFF_KEY] = binding.lost
+    elif request.session.get(CUT_OFF_KEY) is None:
+        messages.error(request, _("This device is not bound to a table yet."))
+    url = reverse("revisor:code")
+    if request.htmx:
+        # htmx follows a 302 itself and swaps what it gets in place: HX-Redirect makes it
+        # load the code page as the page, at its own address.
+        return vary_on_htmx(HttpResponseClientRedirect(url))
+    return vary_on_htmx(redirect(url))
 
 
 def revisor_required(view):
@@ -67,10 +125,7 @@ def revisor_required(view):
     def wrapper(request, *args, **kwargs):
         binding = current_binding(request)
         if binding.table is None:
-            if request.session.get(SESSION_KEY) is not None:
-                unbind(request)
-            messages.error(request, binding.problem)
-            return redirect("revisor:code")
+            return refuse(request, binding)
         request.revisor_table = binding.table
         return view(request, *args, **kwargs)
 

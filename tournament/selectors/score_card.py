@@ -259,6 +259,11 @@ class ScoreCard:
         """Table columns of the card: hand, dealer, two per player, actions."""
         return 3 + 2 * len(self.seats)
 
+    @property
+    def public_columns(self):
+        """Table columns of the players' card: hand, two per player."""
+        return 1 + 2 * len(self.seats)
+
 
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 

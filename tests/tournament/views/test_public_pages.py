@@ -40,6 +40,16 @@ def names_by_seat(table):
     return [by_position[p] for p in sorted(by_position)]
 
 
+def hand_line(number, points, totals, dealer):
+    """A hand's line of the public score card as text: its number, then each seat's points
+    (the dealer's marked "D", said "deals this hand") and running total."""
+    cells = [
+        f"{p}{' D deals this hand' if seat == dealer else ''} {t}"
+        for seat, (p, t) in enumerate(zip(points, totals, strict=True))
+    ]
+    return f"{number} " + " ".join(cells)
+
+
 def level_tables(level):
     return list(Table.objects.current().filter(level=level).order_by("number"))
 
@@ -205,10 +215,15 @@ def test_a_tables_score_card_hand_by_hand(client, six, td_user):
     # Totals at the top: 5, 1, -6 less the 10 of the timeout; 2 of 2 hands: seat 1 wins.
     assert f"{one[0]} 5 advances {one[1]} 1 {one[2]} -16" in page
     assert f"2 of 2 hands played: the table is over. {one[0]} wins the table with 5" in page
-    first_dealer, second_dealer = (one[p] for p in dealers(first)[:2])
-    assert f"1 {first_dealer} +6 6 -2 -2 -4 -4" in page  # hand 1: points and running totals
-    assert f"2 {second_dealer} -1 5 +3 1 -2 -6" in page  # hand 2
-    assert f"Penalty {one[2]}: warning 1, Timeout (10 points and a warning)" in page
+    first_dealer, second_dealer = dealers(first)[:2]
+    # Each hand: every seat's points and running total, a D beside the dealer's points.
+    assert hand_line(1, ["+6", "-2", "-4"], ["6", "-2", "-4"], first_dealer) in page
+    assert hand_line(2, ["-1", "+3", "-2"], ["5", "1", "-6"], second_dealer) in page
+    # The timeout, then its -10 under the third seat's name: -6 - 10 = -16.
+    assert (
+        f"Penalty: {one[2]}, warning 1, Timeout (10 points and a warning) Penalty 5 1 -10 -16"
+        in page
+    )
     assert "Correct" not in page  # read-only: no TD action
     assert "data-poll-stop" not in response.content.decode()  # the TD may still correct
 

@@ -193,6 +193,7 @@ class TournamentSettingsForm(forms.ModelForm):
             "scoring_method",
             "fantasyland_repeat",
             "button_stays_in_fantasyland",
+            "table_confirms_points",
         ]
 
     def __init__(self, *args, **kwargs):
@@ -418,7 +419,10 @@ class HandPointsForm(HandForm):
             min_value=-MAX_POINTS,
             max_value=MAX_POINTS,
             label=lazy_format(_("Points for %(name)s"), name=name),
-            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            # No inputmode: phones then show a keyboard with a minus sign for a number
+            # input (the digits keypad of inputmode="numeric" has none on an iPhone). The
+            # revisor's card turns it into digits plus its own +/- keys (static/js/revisor.js).
+            widget=forms.NumberInput(),
         )
         self.fields[f"fantasyland_{position}"] = forms.BooleanField(
             required=False, label=lazy_format(_("%(name)s goes to Fantasyland"), name=name)

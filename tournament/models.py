@@ -134,6 +134,16 @@ class Tournament(KeptModel):
         default=False,
         help_text=_("SM: off, the deal passes to the next seat after every hand."),
     )
+    table_confirms_points = models.BooleanField(
+        _("the table confirms points"),
+        default=False,
+        help_text=_(
+            "On: when the revisor enters a hand as points, the card first shows the points "
+            "for the revisor to read out to the table (\u201cAnna +8, Bo \u22125, Cia \u22123\u201d); "
+            "the hand is recorded only when the revisor confirms them, as with a hand "
+            "entered by cards. Off: the points are recorded when the revisor records the hand."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -72,7 +72,12 @@ class _Writer:
         data = self.data
         tournament = Tournament.objects.create(
             created_by=self.user(data["created_by"]),
-            **{name: data["settings"][name] for name in SETTINGS},
+            # A setting the file leaves out (added to the format later) takes its default.
+            **{
+                name: data["settings"][name]
+                for name in SETTINGS
+                if data["settings"][name] is not None
+            },
         )
         self.stamp(tournament, "created_at", data["created_at"])
         self.write_players(tournament)

@@ -413,9 +413,11 @@ class ListOf(Spec):
 
 
 class Obj(Spec):
-    def __init__(self, fields, *, null=False):
+    def __init__(self, fields, *, null=False, optional=()):
         self.fields = fields
         self.null = null
+        # Fields a file may leave out (added to the format later): None when missing.
+        self.optional = frozenset(optional)
 
     @property
     def kind(self):
@@ -426,6 +428,9 @@ class Obj(Spec):
             raise self.wrong(value, where)
         out = {}
         for key, spec in self.fields.items():
+            if key not in value and key in self.optional:
+                out[key] = None
+                continue
             if key not in value:
                 raise InvalidEntry(_("%(where)s is missing.") % {"where": _path(where, key)})
             out[key] = spec(value[key], _path(where, key))
@@ -575,7 +580,10 @@ def schema():
                     "scoring_method": Choice(Tournament, "scoring_method"),
                     "fantasyland_repeat": Choice(Tournament, "fantasyland_repeat"),
                     "button_stays_in_fantasyland": Bool(),
-                }
+                    "table_confirms_points": Bool(),
+                },
+                # Backups written before the setting existed: off, as it was then.
+                optional=("table_confirms_points",),
             ),
             "created_at": Time(),
             "created_by": user,

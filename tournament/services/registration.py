@@ -20,6 +20,7 @@ SETTINGS = (
     "scoring_method",
     "fantasyland_repeat",
     "button_stays_in_fantasyland",
+    "table_confirms_points",
 )
 
 
@@ -66,10 +67,9 @@ def _validate(values):
     for field, choices in CHOICES.items():
         if field in values:
             clean[field] = clean_choice(values[field], label=_label(field), choices=choices)
-    if "button_stays_in_fantasyland" in values:
-        clean["button_stays_in_fantasyland"] = clean_bool(
-            values["button_stays_in_fantasyland"], label=_label("button_stays_in_fantasyland")
-        )
+    for field in ("button_stays_in_fantasyland", "table_confirms_points"):
+        if field in values:
+            clean[field] = clean_bool(values[field], label=_label(field))
     return clean
 
 

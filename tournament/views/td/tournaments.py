@@ -238,7 +238,7 @@ def _shown_settings(tournament):
     for name in form.Meta.fields:
         field = form.fields[name]
         value = getattr(tournament, name)
-        if name == "button_stays_in_fantasyland":
+        if isinstance(value, bool):
             value = _("Yes") if value else _("No")
         elif hasattr(tournament, f"get_{name}_display"):
             value = getattr(tournament, f"get_{name}_display")()

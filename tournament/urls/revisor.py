@@ -15,5 +15,5 @@ urlpatterns = [
     path("card/cards/check/", cards.preview, name="cards_preview"),
     path("card/cards/confirm/", cards.confirm, name="cards_confirm"),
     path("card/fix/", fix.fix, name="fix"),
-    path("<str:key>/", entry.link, name="link"),
+    path("<revisorkey:key>/", entry.link, name="link"),
 ]

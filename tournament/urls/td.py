@@ -14,8 +14,8 @@ from tournament.views.td import (
 )
 
 app_name = "td"
-T = "<int:tournament_id>/"
-TABLE = T + "tables/<int:table_id>/"
+T = "<dbid:tournament_id>/"
+TABLE = T + "tables/<dbid:table_id>/"
 urlpatterns = [
     # tournaments.py: the list (running first), create, settings
     path("", tournaments.dashboard, name="dashboard"),
@@ -24,14 +24,14 @@ urlpatterns = [
     # players.py: add one, paste a list, rename, withdraw
     path(T + "players/", players.players, name="players"),
     path(T + "players/paste/", players.paste, name="players_paste"),
-    path(T + "players/<int:player_id>/rename/", players.rename, name="player_rename"),
-    path(T + "players/<int:player_id>/withdraw/", players.withdraw, name="player_withdraw"),
+    path(T + "players/<dbid:player_id>/rename/", players.rename, name="player_rename"),
+    path(T + "players/<dbid:player_id>/withdraw/", players.withdraw, name="player_withdraw"),
     # draws.py: draw, level tables, redraw, projector, print, advance, standings
     path(T + "draw/", draws.draw, name="draw"),
-    path(T + "levels/<int:level>/", draws.level, name="level"),
-    path(T + "levels/<int:level>/redraw/", draws.redraw, name="redraw"),
-    path(T + "levels/<int:level>/projector/", draws.level_projector, name="level_projector"),
-    path(T + "levels/<int:level>/print/", draws.level_print, name="level_print"),
+    path(T + "levels/<dbid:level>/", draws.level, name="level"),
+    path(T + "levels/<dbid:level>/redraw/", draws.redraw, name="redraw"),
+    path(T + "levels/<dbid:level>/projector/", draws.level_projector, name="level_projector"),
+    path(T + "levels/<dbid:level>/print/", draws.level_print, name="level_print"),
     path(T + "advance/", draws.advance, name="advance"),
     path(T + "standings/", draws.standings, name="standings"),
     path(T + "standings/projector/", draws.standings_projector, name="standings_projector"),
@@ -41,9 +41,11 @@ urlpatterns = [
     # tables.py: score card, hand entry, corrections, penalties, ties, calls
     path(TABLE, tables.table, name="table"),
     path(TABLE + "hands/new/", tables.hand_new, name="hand_new"),
-    path(TABLE + "hands/<int:number>/correct/", tables.hand_correct, name="hand_correct"),
+    path(TABLE + "hands/<dbid:number>/correct/", tables.hand_correct, name="hand_correct"),
     path(TABLE + "penalties/new/", tables.penalty_new, name="penalty_new"),
-    path(T + "penalties/<int:penalty_id>/rescind/", tables.penalty_rescind, name="penalty_rescind"),
+    path(
+        T + "penalties/<dbid:penalty_id>/rescind/", tables.penalty_rescind, name="penalty_rescind"
+    ),
     path(TABLE + "tie/", tables.tie, name="tie"),
     path(TABLE + "call/clear/", tables.call_clear, name="call_clear"),
     # access.py: revisor link, QR code, short code, regenerate, printable table cards
@@ -53,7 +55,7 @@ urlpatterns = [
         access.table_access_regenerate,
         name="table_access_regenerate",
     ),
-    path(T + "levels/<int:level>/cards/", access.table_cards, name="table_cards"),
+    path(T + "levels/<dbid:level>/cards/", access.table_cards, name="table_cards"),
     # exports.py: JSON backup, import, CSV of standings and of every hand
     path(T + "backup.json", exports.backup, name="backup"),
     path("import/", exports.import_backup, name="import"),

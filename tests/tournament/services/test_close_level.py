@@ -3,6 +3,7 @@ is open or a tie for first is not settled, and changes nothing; a call is never 
 
 import pytest
 from django.db import connection
+from django.utils import translation
 
 from tests.tournament.conftest import play, play_named, row_counts, single_table
 from tournament.models import Level, Table, TableCall, TieSettlement
@@ -10,6 +11,13 @@ from tournament.selectors import revision_token
 from tournament.services import InvalidEntry, NotAllowed, calls, draws, hands
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def in_english():
+    """The messages are compared word for word: never in a language a test before left on."""
+    with translation.override("en"):
+        yield
 
 
 def tables_of(tournament, level=1):

@@ -366,6 +366,9 @@ def test_the_td_settles_a_tie_for_first(td_client, tied):
     assert 'id="tie"' in page
     bo = player(tournament, "Bo")
     data = {"winner": bo.pk, "reason": "High card draw: Bo a king", "submission_key": uuid.uuid4()}
+    review = td_client.post(tie_url(tournament, table), data)  # the confirmation first
+    assert review.status_code == 200 and not TieSettlement.objects.exists()
+    data["confirm"] = "1"
     response = td_client.post(tie_url(tournament, table), data)
     assert response.status_code == 302 and response["Location"] == table_url(tournament, table)
     table.refresh_from_db()

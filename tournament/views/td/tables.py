@@ -3,7 +3,8 @@
 The full score card (a polled region: it updates itself as the revisor enters
 hands), the TD's own hand entry (the paper fallback: the same forms as the
 revisor's), corrections with their history, penalties with a confirmation that
-states the cost first, rescinding, settling a tie, and clearing a revisor's call.
+states the cost first, rescinding, settling a tie (confirmed first: who wins, why,
+and what it ends), and clearing a revisor's call.
 
 Every change is one service call; every refusal re-renders the page it came from
 with the form bound (nothing typed is lost) and the service's message, status 400.
@@ -28,7 +29,7 @@ from tournament.forms import (
     RescindForm,
     TieForm,
 )
-from tournament.models import Hand, HandVersion, Penalty, Player, Tournament
+from tournament.models import Hand, HandVersion, Penalty, Player, Table, Tournament
 from tournament.services import calls, hands, penalties
 from tournament.services.errors import HandConflict, ServiceError
 from tournament.views.access import td_required
@@ -40,6 +41,7 @@ TEMPLATE = "tournament/td/tables/table.html"
 CORRECT_TEMPLATE = "tournament/td/tables/correct.html"
 CONFIRM_TEMPLATE = "tournament/td/tables/penalty_confirm.html"
 RESCIND_TEMPLATE = "tournament/td/tables/rescind.html"
+TIE_CONFIRM_TEMPLATE = "tournament/td/tables/tie_confirm.html"
 
 POINTS, CARDS = HandVersion.Mode.POINTS, HandVersion.Mode.CARDS
 HAND_FORMS = {POINTS: HandPointsForm, CARDS: HandCardsForm}
@@ -508,7 +510,8 @@ def penalty_rescind(request, tournament_id, penalty_id):
 
 @td_required
 def tie(request, tournament_id, table_id):
-    """Settle a tie for first (POST); a GET goes to the table page's tie section."""
+    """Step 1 (the table page's form): state who wins, why and what it ends; step 2
+    (`confirm`): settle the tie for first. A GET goes to the table page's tie section."""
     tournament, table = _tables(tournament_id, table_id)
     if request.method != "POST":
         return redirect(table_url(tournament, table) + "#tie")
@@ -526,6 +529,10 @@ def tie(request, tournament_id, table_id):
         return render_page(request, tournament, table, status=400, tie_form=form)
     if not form.is_valid():
         return render_page(request, tournament, table, status=400, tie_form=form)
+    if "edit" in request.POST:  # back from the confirmation to change it: nothing lost
+        return render_page(request, tournament, table, tie_form=form)
+    if "confirm" not in request.POST:
+        return _tie_confirm(request, tournament, table, card, form)
     try:
         result = submit_once(
             request,
@@ -544,6 +551,28 @@ def tie(request, tournament_id, table_id):
             % {"name": form.cleaned_data["winner"].name, "table": table.number},
         )
     return redirect(table_url(tournament, table))
+
+
+def _tie_confirm(request, tournament, table, card, form):
+    """Who wins, the reason, and what it ends: the table, and where the winner goes next."""
+    winner = form.cleaned_data["winner"]
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "form": form,
+        "winner": winner,
+        "card": card,
+        "tied_names": ", ".join(card.tied_names),
+        # Everyone else still playing at the table: the shootout ends for them here.
+        "others": ", ".join(s.player.name for s in card.active_seats if s.player != winner),
+        # The only table of its level: its winner is the champion once the level is closed.
+        "final": not Table.objects.current()
+        .filter(level_id=table.level_id)
+        .exclude(pk=table.pk)
+        .exists(),
+        "next_level": table.level.number + 1,
+    }
+    return render(request, TIE_CONFIRM_TEMPLATE, context)
 
 
 @td_required

@@ -1,0 +1,179 @@
+"""Settling a tie for first is confirmed first: the page states who wins, the reason and what
+it ends (the table is over; the winner advances, or is the champion at the final table);
+nothing is settled before the TD confirms, and "Change it" loses nothing typed."""
+
+import html as htmllib
+import re
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from tests.tournament.conftest import play, play_named, single_table
+from tournament.models import AuditEntry, FormSubmission, Player, Table, TieSettlement
+from tournament.services import draws
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response):
+    html = re.sub(r"<[^>]+>", " ", response.content.decode())
+    return " ".join(htmllib.unescape(html).split())
+
+
+def table_url(tournament, table):
+    return reverse("td:table", args=[tournament.pk, table.pk])
+
+
+def tie_url(tournament, table):
+    return reverse("td:tie", args=[tournament.pk, table.pk])
+
+
+def player(tournament, name):
+    return Player.objects.get(tournament=tournament, name=name)
+
+
+def hidden(html, name):
+    return htmllib.unescape(
+        re.search(rf'<input type="hidden" name="{name}" value="([^"]*)"', html).group(1)
+    )
+
+
+@pytest.fixture
+def final_tie(make_tournament, td_user):
+    """The only table of level 1 (the final table): 3 hands required, Anna and Bo tied
+    for first with 3 each (1 + 1 + 1), Cia -6."""
+    tournament = make_tournament(3, min_hands=3)
+    table = single_table(tournament, td_user)
+    for _ in range(3):
+        play_named(table, {"Anna": 1, "Bo": 1, "Cia": -2})
+    return tournament, table
+
+
+@pytest.fixture
+def tie_among_two(make_tournament, td_user):
+    """Six players, two tables, one hand required: table 1 tied (5, 5, -10), table 2 playing."""
+    tournament = make_tournament(6, min_hands=1)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="two")
+    tables = {t.number: t for t in Table.objects.current().filter(level__tournament=tournament)}
+    play(tables[1], 5, 5, -10)
+    return tournament, tables[1]
+
+
+def test_the_table_page_sends_the_tie_to_the_confirmation(td_client, final_tie):
+    tournament, table = final_tie
+    page = td_client.get(table_url(tournament, table))
+    assert ">Review the settlement</button>" in page.content.decode()
+    assert "nothing is settled before you confirm" in text(page)
+
+
+def test_the_confirmation_states_who_wins_why_and_what_it_ends(td_client, final_tie):
+    tournament, table = final_tie
+    bo = player(tournament, "Bo")
+    key = uuid.uuid4()
+    data = {"winner": bo.pk, "reason": "Card draw: Bo a king", "submission_key": key}
+    response = td_client.post(tie_url(tournament, table), data)
+    assert response.status_code == 200
+    page = text(response)
+    assert "Confirm the tie settlement" in page
+    assert "Table 1 · tied for first with 3 points: Anna, Bo" in page
+    assert "Bo wins table 1" in page
+    assert "Reason: Card draw: Bo a king" in page
+    assert "Table 1 is over: it takes no more hands." in page
+    assert "This is the final table: Bo is the champion once you close the level." in page
+    # Everyone else still at the table, in seat order: the drawn seats, not worked out here.
+    others = [s.player.name for s in table.seats.order_by("position") if s.player != bo]
+    assert sorted(others) == ["Anna", "Cia"]
+    assert f"Out of the tournament: {', '.join(others)}." in page
+    html = response.content.decode()
+    assert '<button type="submit" name="confirm" value="1">Settle the tie</button>' in html
+    assert hidden(html, "winner") == str(bo.pk) and hidden(html, "submission_key") == str(key)
+    assert hidden(html, "reason") == "Card draw: Bo a king"
+    assert f'href="{table_url(tournament, table)}">Cancel: settle nothing</a>' in html
+    # Nothing is settled yet.
+    table.refresh_from_db()
+    assert not table.is_over and not TieSettlement.objects.exists()
+    assert not AuditEntry.objects.filter(action="tie.settle").exists()
+    assert not FormSubmission.objects.exists()
+
+
+def test_confirming_settles_once(td_client, final_tie):
+    tournament, table = final_tie
+    bo = player(tournament, "Bo")
+    data = {"winner": bo.pk, "reason": "Card draw", "submission_key": uuid.uuid4(), "confirm": "1"}
+    response = td_client.post(tie_url(tournament, table), data)
+    assert response.status_code == 302 and response["Location"] == table_url(tournament, table)
+    table.refresh_from_db()
+    assert table.is_over and table.winner == bo
+    again = td_client.post(tie_url(tournament, table), data)  # a double click
+    assert again.status_code == 302 and TieSettlement.objects.count() == 1
+
+
+def test_at_a_table_of_several_the_winner_advances(td_client, tie_among_two):
+    tournament, table = tie_among_two
+    seats = list(table.seats.select_related("player").order_by("position"))
+    first, second, third = (s.player for s in seats)  # +5, +5, -10
+    response = td_client.post(
+        tie_url(tournament, table),
+        {"winner": second.pk, "reason": "High card", "submission_key": uuid.uuid4()},
+    )
+    page = text(response)
+    assert f"{second.name} advances to level 2." in page
+    assert "final table" not in page
+    assert f"Out of the tournament: {first.name}, {third.name}." in page
+    assert not TieSettlement.objects.exists()
+
+
+def test_change_it_returns_to_the_form_with_everything_typed(td_client, final_tie):
+    tournament, table = final_tie
+    anna = player(tournament, "Anna")
+    key = str(uuid.uuid4())
+    response = td_client.post(
+        tie_url(tournament, table),
+        {"winner": anna.pk, "reason": "Cut: Anna an ace", "submission_key": key, "edit": "1"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="tie"' in html
+    assert re.search(rf'value="{anna.pk}"[^>]*checked', html)
+    assert "Cut: Anna an ace</textarea>" in html
+    assert f'name="submission_key" value="{key}"' in html
+    assert not TieSettlement.objects.exists()
+
+
+def test_a_tie_broken_by_a_hand_meanwhile_is_refused_in_place(td_client, final_tie):
+    tournament, table = final_tie
+    bo = player(tournament, "Bo")
+    data = {"winner": bo.pk, "reason": "Card draw", "submission_key": uuid.uuid4()}
+    assert td_client.post(tie_url(tournament, table), data).status_code == 200
+    play_named(table, {"Anna": 2, "Bo": -1, "Cia": -1})  # the table played on: Anna leads
+    response = td_client.post(tie_url(tournament, table), data | {"confirm": "1"})
+    assert response.status_code == 400
+    assert "Table 1 has no tie for first to settle." in text(response)
+    table.refresh_from_db()
+    assert table.winner.name == "Anna" and not TieSettlement.objects.exists()
+
+
+def test_a_bad_reason_is_shown_on_the_table_page_not_confirmed(td_client, final_tie):
+    tournament, table = final_tie
+    response = td_client.post(
+        tie_url(tournament, table),
+        {"winner": player(tournament, "Bo").pk, "reason": " ", "submission_key": uuid.uuid4()},
+    )
+    assert response.status_code == 400
+    assert "Confirm the tie settlement" not in text(response)
+    assert "Reason must not be empty." in text(response)
+
+
+def test_the_confirmation_in_swedish(td_client, final_tie):
+    tournament, table = final_tie
+    td_client.cookies["django_language"] = "sv"
+    response = td_client.post(
+        tie_url(tournament, table),
+        {"winner": player(tournament, "Bo").pk, "reason": "Kort", "submission_key": uuid.uuid4()},
+    )
+    page = text(response)
+    assert "Bekräfta avgörandet av den delade förstaplatsen" in page
+    assert "Bo vinner bord 1" in page
+    assert "Bord 1 är klart: det tar inga fler händer." in page
+    assert "Det här är finalbordet: Bo blir mästare när du stänger nivån." in page
+    assert ">Avgör den delade förstaplatsen</button>" in response.content.decode()

@@ -74,3 +74,15 @@ def _fresh_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """A page in Swedish leaves Swedish active in this thread (the locale middleware does not
+    switch back): every test starts in the default language, whatever ran before it."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)

@@ -6,8 +6,9 @@ delete.
 """
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
-from tournament import models
+from tournament import audit_sentences, models
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -83,6 +84,10 @@ class TieSettlementAdmin(ReadOnlyAdmin):
 
 @admin.register(models.AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
-    list_display = ("at", "actor_label", "action", "summary")
+    list_display = ("at", "actor_label", "action", "sentence")
     list_filter = ("tournament", "action")
-    search_fields = ("summary",)
+    search_fields = ("action", "params", "summary")
+
+    @admin.display(description=_("What happened"))
+    def sentence(self, entry):
+        return audit_sentences.sentence(entry)

@@ -534,7 +534,12 @@ class AuditEntry(KeptModel):
     )
     actor_label = models.CharField(max_length=120, blank=True)
     action = models.CharField(max_length=40)
-    summary = models.CharField(max_length=300)
+    # What happened as data (numbers, names, codes); tournament/audit_sentences.py writes
+    # the sentence in the reader's language when the entry is shown.
+    params = models.JSONField(null=True, blank=True)
+    # The English sentence entries stored before 0008, kept as written; shown as it is
+    # only when it could not be read back into params. Empty since.
+    summary = models.CharField(max_length=300, blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
 
@@ -543,7 +548,9 @@ class AuditEntry(KeptModel):
         indexes = [models.Index(fields=["tournament", "at"])]
 
     def __str__(self):
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {self.summary}"
+        from tournament.audit_sentences import sentence
+
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {sentence(self)}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None:

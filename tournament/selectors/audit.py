@@ -1,6 +1,9 @@
 """The audit log: entries, filtered by table, player and kind."""
 
+from django.db.models import Q
+
 from tournament.models import (
+    AuditEntry,
     Level,
     Player,
     Seat,
@@ -10,6 +13,10 @@ from tournament.models import (
 # The kinds of action the audit log can be narrowed to: the part of `AuditEntry.action`
 # before the dot ("hand.record", "penalty.give", ...).
 AUDIT_KINDS = ("hand", "penalty", "draw", "tie", "player", "tournament", "table")
+
+# An entry kept as its stored sentence only (from before the log was kept as data, and
+# not read back): the filters look into that text as the log used to.
+AS_TEXT = Q(params__isnull=True)
 
 
 def audit_tables(tournament):
@@ -22,21 +29,44 @@ def audit_tables(tournament):
     )
 
 
-def _audit_table_q(level, number):
-    """Entries about table `number` of `level`.
+def _at_table(level_number, number):
+    """Entries whose params name table `number` of level `level_number`.
 
-    Hands, corrections, ties, calls and revisor access name the table in their summary
-    ("Level 2 table 7: ..." or "Level 2 table 7 calls the TD"). Penalties name only the
-    table number (in `after`), and are given while their level is the open one.
+    Hands, corrections, ties, calls, revisor access and penalties given at a table.
     """
-    from django.db.models import Q
+    return Q(params__level=level_number, params__table=number)
 
+
+def _text_at_table(level, number):
+    """Stored sentences about table `number` of `level` ("Level 2 table 7: ...", "Level 2
+    table 7 calls the TD"); penalties named only the table number (in `after`), and were
+    given while their level was the open one."""
     prefix = f"Level {level.number} table {number}"
     by_summary = Q(summary__startswith=prefix + ":") | Q(summary__startswith=prefix + " ")
     penalty = Q(action__startswith="penalty.", after__table=number, at__gte=level.created_at)
     if level.closed_at is not None:
         penalty &= Q(at__lte=level.closed_at)
-    return by_summary | penalty
+    return AS_TEXT & (by_summary | penalty)
+
+
+def _naming(player):
+    """Entries whose params name the player: registered, renamed, penalised, tie won, champion."""
+    name = player.name
+    return (
+        (Q(action__startswith="player.") & (Q(params__name=name) | Q(params__old_name=name)))
+        | Q(params__player=name)
+        | Q(params__winner=name)
+        | Q(params__champion=name)
+    )
+
+
+def _text_naming(tournament, player):
+    """Stored sentences that name the player, but not as part of a longer name ("Anna Berg")."""
+    named = Q(summary__contains=player.name)
+    others = Player.objects.filter(tournament=tournament, name__contains=player.name)
+    for longer in others.exclude(pk=player.pk).values_list("name", flat=True):
+        named &= ~Q(summary__contains=longer)
+    return AS_TEXT & named
 
 
 def audit_entries(tournament, *, table=None, player=None, kind=None):
@@ -46,10 +76,6 @@ def audit_entries(tournament, *, table=None, player=None, kind=None):
     entries that name them, and the hands of every table they sat at); `kind`: one of
     AUDIT_KINDS. A filter costs at most 2 queries before the entries' own.
     """
-    from django.db.models import Q
-
-    from tournament.models import AuditEntry
-
     entries = AuditEntry.objects.filter(tournament=tournament).order_by("-at", "-id")
     if kind:
         entries = entries.filter(action__startswith=f"{kind}.")
@@ -58,26 +84,20 @@ def audit_entries(tournament, *, table=None, player=None, kind=None):
         level = Level.objects.filter(tournament=tournament, number=level_number).first()
         if level is None:
             return entries.none()
-        entries = entries.filter(_audit_table_q(level, number))
+        entries = entries.filter(_at_table(level_number, number) | _text_at_table(level, number))
     if player is not None:
-        # Named in the summary, but not as part of a longer name ("Anna Berg 2").
-        named = Q(summary__contains=player.name)
-        others = Player.objects.filter(tournament=tournament, name__contains=player.name)
-        for longer in others.exclude(pk=player.pk).values_list("name", flat=True):
-            named &= ~Q(summary__contains=longer)
-        levels = {}
-        for seat in (
+        sat_at = Q(pk__in=[])
+        for level_number, number in (
             Seat.objects.filter(player=player)
-            .select_related("table__level")
             .order_by("table__level__number", "table__number")
+            .values_list("table__level__number", "table__number")
+            .distinct()
         ):
-            levels.setdefault(seat.table.level.pk, (seat.table.level, set()))[1].add(
-                seat.table.number
-            )
-        hands = Q(pk__in=[])
-        for level, numbers in levels.values():
-            for number in sorted(numbers):
-                prefix = f"Level {level.number} table {number}:"
-                hands |= Q(summary__startswith=prefix)
-        entries = entries.filter(named | (Q(action__startswith="hand.") & hands))
+            prefix = f"Level {level_number} table {number}:"
+            sat_at |= _at_table(level_number, number) | (AS_TEXT & Q(summary__startswith=prefix))
+        entries = entries.filter(
+            _naming(player)
+            | _text_naming(tournament, player)
+            | (Q(action__startswith="hand.") & sat_at)
+        )
     return entries

@@ -1,5 +1,6 @@
 from django.utils import timezone
 
+from tournament.audit_sentences import ACTIONS
 from tournament.models import AuditEntry
 from tournament.services.rows import insert
 
@@ -8,8 +9,21 @@ def actor_or_none(actor):
     return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
 
 
-def record(*, tournament, actor, action, summary, before=None, after=None, actor_label=""):
-    """Keep who did what and when, with the state before and after."""
+def _checked(action, params):
+    """An action the log can put into words, with its params as data (no sentence stored)."""
+    if action not in ACTIONS:
+        raise ValueError(f"Audit action {action!r} has no sentence in audit_sentences.py")
+    if not isinstance(params, dict):
+        raise TypeError("Audit params are a dict of what happened.")
+    return params
+
+
+def record(*, tournament, actor, action, params, before=None, after=None, actor_label=""):
+    """Keep who did what and when, with the state before and after.
+
+    `params`: what happened as data (numbers, names, codes), named as the action's sentence
+    in tournament/audit_sentences.py names them; the sentence is written when it is read.
+    """
     user = actor_or_none(actor)
     if not actor_label:
         actor_label = user.get_username() if user else "system"
@@ -18,13 +32,13 @@ def record(*, tournament, actor, action, summary, before=None, after=None, actor
         actor=user,
         actor_label=actor_label[:120],
         action=action,
-        summary=summary[:300],
+        params=_checked(action, params),
         before=before,
         after=after,
     )
 
 
-def record_fast(*, tournament, actor, action, summary, before=None, after=None, actor_label=""):
+def record_fast(*, tournament, actor, action, params, before=None, after=None, actor_label=""):
     """As `record`, as one plain INSERT (for recording hands, the hot path); returns nothing."""
     user = actor_or_none(actor)
     if not actor_label:
@@ -37,7 +51,8 @@ def record_fast(*, tournament, actor, action, summary, before=None, after=None, 
             "actor": user.pk if user else None,
             "actor_label": actor_label[:120],
             "action": action,
-            "summary": summary[:300],
+            "params": _checked(action, params),
+            "summary": "",
             "before": before,
             "after": after,
         },

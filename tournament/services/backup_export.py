@@ -7,8 +7,9 @@ entry) and the cached numbers as they are stored. `backup_import` reads it back.
 import datetime
 
 from django.db.models import Prefetch
+from django.utils import translation
 
-from tournament import selectors
+from tournament import audit_sentences, selectors
 from tournament.models import (
     AuditEntry,
     Draw,
@@ -27,6 +28,7 @@ from tournament.services.registration import SETTINGS
 
 FORMAT = "pofc-shootout-tournament"
 VERSION = 1
+SUMMARY_LENGTH = AuditEntry._meta.get_field("summary").max_length
 ROWS = ("front", "middle", "back")
 
 
@@ -148,6 +150,12 @@ def _table_ref(table):
     return {"level": table.level.number, "draw": table.draw.number, "table": table.number}
 
 
+def _in_english(entry):
+    """An audit entry's sentence in English, for people reading the file."""
+    with translation.override("en"):
+        return (audit_sentences.sentence(entry) or entry.action)[:SUMMARY_LENGTH]
+
+
 def export_tournament(tournament):
     """The whole tournament as plain JSON-ready data (see docs/export-format.md)."""
     tournament = Tournament.objects.select_related("created_by", "champion").get(pk=tournament.pk)
@@ -235,7 +243,8 @@ def export_tournament(tournament):
                 "actor": _user(entry.actor),
                 "actor_label": entry.actor_label,
                 "action": entry.action,
-                "summary": entry.summary,
+                "summary": _in_english(entry),
+                "params": entry.params,
                 "before": entry.before,
                 "after": entry.after,
             }

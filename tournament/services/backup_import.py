@@ -15,6 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tournament.audit_legacy import read_back
+from tournament.audit_sentences import fits
 from tournament.models import (
     AuditEntry,
     Draw,
@@ -237,18 +239,45 @@ class _Writer:
     def write_audit(self, tournament):
         entries = []
         for item in self.data["audit"]:
+            params = audit_params(item, self.data["levels"])
             entry = AuditEntry(
                 tournament=tournament,
                 actor=self.user(item["actor"]),
                 actor_label=item["actor_label"],
                 action=item["action"],
-                summary=item["summary"],
+                params=params,
+                # The file's English sentence is kept only where it is all there is.
+                summary="" if params is not None else item["summary"],
                 before=item["before"],
                 after=item["after"],
             )
             self.stamp(entry, "at", item["at"])
             entries.append(entry)
         AuditEntry.objects.bulk_create(entries, batch_size=BATCH)
+
+
+def audit_params(item, levels):
+    """An audit entry's params: the file's, or read back from the English sentence of a
+    backup written before the log kept them (None when neither gives the sentence)."""
+    if fits(item["action"], item["params"]):
+        return item["params"]
+
+    def level_at():
+        open_then = [
+            level["number"]
+            for level in levels
+            if level["created_at"] <= item["at"]
+            and (level["closed_at"] is None or item["at"] <= level["closed_at"])
+        ]
+        return max(open_then, default=None)
+
+    return read_back(
+        action=item["action"],
+        summary=item["summary"],
+        before=item["before"],
+        after=item["after"],
+        level_at=level_at,
+    )
 
 
 def ref_key(ref):
@@ -322,7 +351,7 @@ def import_tournament(data, *, actor=None):
         tournament=tournament,
         actor=actor,
         action="tournament.import",
-        summary=f"Imported {tournament.name} from a backup exported {exported}",
+        params={"name": tournament.name, "exported": exported},
         after={"levels": len(data["levels"]), "players": len(data["players"])},
     )
     return tournament

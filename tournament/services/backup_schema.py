@@ -361,9 +361,9 @@ class Json(Spec):
 
     null = True
 
-    def __init__(self, *, dict_only=False):
+    def __init__(self, *, dict_only=False, null=None):
         self.dict_only = dict_only
-        self.null = not dict_only
+        self.null = not dict_only if null is None else null
 
     @property
     def kind(self):
@@ -561,10 +561,14 @@ def schema():
             "actor": user,
             "actor_label": Text(AuditEntry, "actor_label"),
             "action": Text(AuditEntry, "action"),
-            "summary": Text(AuditEntry, "summary"),
+            # In English, for people reading the file (and versions that read no params).
+            "summary": Text(AuditEntry, "summary", required=True),
+            # What happened as data; backups written before the log kept it have none.
+            "params": Json(dict_only=True, null=True),
             "before": Json(),
             "after": Json(),
-        }
+        },
+        optional=("params",),
     )
     return Obj(
         {

@@ -50,8 +50,7 @@ def call_td(*, table, kind, note="", actor=None, actor_label=""):
         actor=actor,
         actor_label=actor_label,
         action="table.call",
-        summary=f"Level {table.level.number} table {table.number} calls the TD: "
-        f"{call.get_kind_display()}" + (f" ({note})" if note else ""),
+        params={"level": table.level.number, "table": table.number, "kind": kind, "note": note},
         after={"kind": kind, "note": note},
     )
     return call
@@ -82,8 +81,7 @@ def clear_call(*, table, actor):
         tournament=table.level.tournament,
         actor=actor,
         action="table.call_cleared",
-        summary=f"Level {table.level.number} table {table.number}: call cleared "
-        f"({call.get_kind_display()})",
+        params={"level": table.level.number, "table": table.number, "kind": call.kind},
         before={"kind": call.kind, "note": call.note},
     )
     return call

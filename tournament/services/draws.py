@@ -103,7 +103,7 @@ def draw_first_level(*, tournament, actor, seed=None):
         tournament=tournament,
         actor=actor,
         action="draw.create",
-        summary=f"Drew level 1: {len(players)} players",
+        params={"level": 1, "players": len(players), "closed_level": None},
         after=_seating_summary(draw),
     )
     return level
@@ -152,7 +152,7 @@ def redraw_level(*, level, actor, reason, seed=None):
         tournament=tournament,
         actor=actor,
         action="draw.redo",
-        summary=f"Redrew level {level.number}: {reason}",
+        params={"level": level.number, "reason": reason},
         before=before,
         after=_seating_summary(draw),
     )
@@ -268,7 +268,7 @@ def advance(*, tournament, actor, seed=None, level_number=None):
             tournament=tournament,
             actor=actor,
             action="tournament.finish",
-            summary=f"Champion: {winners[0].name}" if winners else "Finished without a champion",
+            params={"champion": winners[0].name if winners else None},
             after={"champion": winners[0].name if winners else None},
         )
         return None
@@ -279,8 +279,11 @@ def advance(*, tournament, actor, seed=None, level_number=None):
         tournament=tournament,
         actor=actor,
         action="draw.create",
-        summary=f"Closed level {level.number}; drew level {next_level.number}: "
-        f"{len(winners)} players",
+        params={
+            "level": next_level.number,
+            "players": len(winners),
+            "closed_level": level.number,
+        },
         after=_seating_summary(draw),
     )
     return next_level

@@ -417,7 +417,12 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         actor=actor,
         actor_label=actor_label,
         action="hand.record",
-        summary=f"Level {table.level.number} table {table.number}: hand {hand_number} ({mode})",
+        params={
+            "level": table.level.number,
+            "table": table.number,
+            "hand": hand_number,
+            "mode": mode,
+        },
         after={"hand": hand_number, "mode": mode, "results": _describe(seats, lines)},
     )
     return Recorded(hand, created=True)
@@ -513,8 +518,13 @@ def correct_hand(
         actor=actor,
         actor_label=actor_label,
         action="hand.correct",
-        summary=f"Level {table.level.number} table {table.number}: corrected hand "
-        f"{hand.number} (version {version.version}): {reason}"[:300],
+        params={
+            "level": table.level.number,
+            "table": table.number,
+            "hand": hand.number,
+            "version": version.version,
+            "reason": reason,
+        },
         before={"version": old.version, "mode": old.mode, "results": before},
         after={"version": version.version, "mode": mode, "results": _describe(seats, lines)},
     )
@@ -562,8 +572,12 @@ def settle_tie(*, table, actor, winner, reason):
         tournament=table.level.tournament,
         actor=actor,
         action="tie.settle",
-        summary=f"Level {table.level.number} table {table.number}: tie settled for "
-        f"{winner.name}: {reason}"[:300],
+        params={
+            "level": table.level.number,
+            "table": table.number,
+            "winner": winner.name,
+            "reason": reason,
+        },
         before={"tied": sorted(s.player.name for s in leaders.values())},
         after={"winner": winner.name, "reason": reason},
     )

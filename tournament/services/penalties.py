@@ -97,9 +97,16 @@ def give_penalty(*, tournament, player, kind, actor, note=""):
         tournament=tournament,
         actor=actor,
         action="penalty.give",
-        summary=f"{player.name}: {penalty.get_kind_display()} — warning {penalty.warning_number}, "
-        f"{penalty.points} points ({where_deducted(penalty)})"
-        + (" — disqualified" if player.disqualified else ""),
+        params={
+            "player": player.name,
+            "kind": penalty.kind,
+            "warning": penalty.warning_number,
+            "points": penalty.points,
+            "level": penalty.table.level.number if penalty.table_id else None,
+            "table": penalty.table.number if penalty.table_id else None,
+            "after_hand": penalty.after_hand if penalty.table_id else None,
+            "disqualified": player.disqualified,
+        },
         after=_state(penalty),
     )
     return penalty
@@ -149,7 +156,13 @@ def rescind_penalty(*, penalty, actor, reason):
         tournament=tournament,
         actor=actor,
         action="penalty.rescind",
-        summary=f"Rescinded {penalty.player.name}'s {penalty.get_kind_display()}: {reason}"[:300],
+        params={
+            "player": penalty.player.name,
+            "kind": penalty.kind,
+            "reason": reason,
+            "level": penalty.table.level.number if penalty.table_id else None,
+            "table": penalty.table.number if penalty.table_id else None,
+        },
         before=before,
         after=_state(penalty),
     )

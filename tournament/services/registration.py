@@ -90,7 +90,7 @@ def create_tournament(*, actor, name, **options):
         tournament=tournament,
         actor=actor,
         action="tournament.create",
-        summary=f"Created tournament {tournament.name}",
+        params={"name": tournament.name},
         after=settings_of(tournament),
     )
     return tournament
@@ -112,7 +112,7 @@ def update_settings(*, tournament, actor, **changes):
         tournament=tournament,
         actor=actor,
         action="tournament.settings",
-        summary="Changed settings",
+        params={},
         before=before,
         after=settings_of(tournament),
     )
@@ -138,7 +138,7 @@ def register_player(*, tournament, actor, name):
         tournament=tournament,
         actor=actor,
         action="player.register",
-        summary=f"Registered {name} (#{number})",
+        params={"name": name, "number": number},
         after={"number": number, "name": name},
     )
     return player
@@ -160,7 +160,7 @@ def withdraw_player(*, player, actor):
         tournament=tournament,
         actor=actor,
         action="player.withdraw",
-        summary=f"{player.name} withdrew",
+        params={"name": player.name, "number": player.number},
         before={"withdrawn": False},
         after={"withdrawn": True},
     )
@@ -191,7 +191,7 @@ def rename_player(*, player, actor, name):
         tournament=tournament,
         actor=actor,
         action="player.rename",
-        summary=f"Renamed {before} to {name} (#{player.number})",
+        params={"old_name": before, "name": name, "number": player.number},
         before={"name": before},
         after={"name": name},
     )

@@ -157,8 +157,7 @@ def regenerate_revisor_access(*, table, actor):
         tournament=table.level.tournament,
         actor=actor,
         action="table.revisor_access",
-        summary=f"Level {table.level.number} table {table.number}: new revisor link and code "
-        f"(the old code {old_code} no longer works)",
+        params={"level": table.level.number, "table": table.number, "old_code": old_code},
         before={"code": old_code},
         after={"code": table.revisor_code},
     )

@@ -1,6 +1,8 @@
+import uuid
+
 import pytest
 
-from tests.tournament.conftest import play, single_table
+from tests.tournament.conftest import play, play_named, single_table
 from tournament.models import AuditEntry, Hand, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -42,3 +44,109 @@ def test_every_change_leaves_an_audit_entry_with_who(make_tournament, td_user):
         ("draw.create", "director"),
         ("hand.record", "director"),
     ]
+
+
+def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
+    """Each action's params, worked out by hand; no sentence is stored (it is written in the
+    reader's language when shown), and every action the log can put into words is made."""
+    from tournament.audit_sentences import ACTIONS
+    from tournament.services import (
+        backup,
+        calls,
+        draws,
+        hands,
+        penalties,
+        registration,
+        revisor_access,
+    )
+
+    tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"], min_hands=1)
+    registration.update_settings(tournament=tournament, actor=td_user, min_hands=1)
+    registration.rename_player(
+        player=tournament.players.get(name="Dan"), actor=td_user, name="Dan Ek"
+    )
+    registration.withdraw_player(player=tournament.players.get(name="Dan Ek"), actor=td_user)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="a")
+    draws.redraw_level(level=level, actor=td_user, reason="wrong list", seed="b")
+    table = level.tables.get(draw__superseded_at__isnull=True)
+    old_code = table.revisor_code
+    revisor_access.regenerate_revisor_access(table=table, actor=td_user)
+    calls.call_td(table=table, kind="misdeal")
+    calls.clear_call(table=table, actor=td_user)
+    anna = tournament.players.get(name="Anna")
+    slow = penalties.give_penalty(tournament=tournament, player=anna, kind="slow", actor=td_user)
+    penalties.rescind_penalty(penalty=slow, actor=td_user, reason="not her")
+    play_named(table, {"Anna": 3, "Bo": 3, "Cia": -6})
+    hands.correct_hand(
+        hand=table.hands.get(), actor=td_user, reason="typo", points={0: 2, 1: 2, 2: -4}
+    )
+    hands.settle_tie(table=table, actor=td_user, winner=anna, reason="high card")
+    draws.advance(tournament=tournament, actor=td_user)
+    data = backup.export_tournament(tournament)
+    data["settings"]["name"] = "Copy"
+    for level_data in data["levels"]:  # restored beside the original: new submission keys
+        for draw in level_data["draws"]:
+            for table_data in draw["tables"]:
+                for hand in table_data["hands"]:
+                    for version in hand["versions"]:
+                        version["idempotency_key"] = str(uuid.uuid4())
+    copy = backup.import_tournament(data, actor=td_user)
+
+    entries = AuditEntry.objects.filter(tournament=tournament).order_by("id")
+    assert {e.summary for e in entries} == {""}
+    assert [(e.action, e.params) for e in entries] == [
+        ("tournament.create", {"name": "SM 2026"}),
+        ("player.register", {"name": "Anna", "number": 1}),
+        ("player.register", {"name": "Bo", "number": 2}),
+        ("player.register", {"name": "Cia", "number": 3}),
+        ("player.register", {"name": "Dan", "number": 4}),
+        ("tournament.settings", {}),
+        ("player.rename", {"old_name": "Dan", "name": "Dan Ek", "number": 4}),
+        ("player.withdraw", {"name": "Dan Ek", "number": 4}),
+        ("draw.create", {"level": 1, "players": 3, "closed_level": None}),
+        ("draw.redo", {"level": 1, "reason": "wrong list"}),
+        ("table.revisor_access", {"level": 1, "table": 1, "old_code": old_code}),
+        ("table.call", {"level": 1, "table": 1, "kind": "misdeal", "note": ""}),
+        ("table.call_cleared", {"level": 1, "table": 1, "kind": "misdeal"}),
+        (
+            "penalty.give",
+            {
+                "player": "Anna",
+                "kind": "slow",
+                "warning": 1,
+                "points": 0,
+                "level": 1,
+                "table": 1,
+                "after_hand": 0,
+                "disqualified": False,
+            },
+        ),
+        (
+            "penalty.rescind",
+            {"player": "Anna", "kind": "slow", "reason": "not her", "level": 1, "table": 1},
+        ),
+        ("hand.record", {"level": 1, "table": 1, "hand": 1, "mode": "points"}),
+        (
+            "hand.correct",
+            {"level": 1, "table": 1, "hand": 1, "version": 2, "reason": "typo"},
+        ),
+        ("tie.settle", {"level": 1, "table": 1, "winner": "Anna", "reason": "high card"}),
+        ("tournament.finish", {"champion": "Anna"}),
+    ]
+    imported = AuditEntry.objects.filter(tournament=copy).latest("id")
+    assert imported.action == "tournament.import"
+    assert imported.params == {"name": "Copy", "exported": data["exported_at"]}
+    made = set(AuditEntry.objects.values_list("action", flat=True))
+    assert made == set(ACTIONS)
+
+
+def test_an_action_without_words_is_refused(make_tournament, td_user):
+    from tournament.services import audit
+
+    tournament = make_tournament(1)
+    with pytest.raises(ValueError, match="has no sentence"):
+        audit.record(tournament=tournament, actor=td_user, action="hand.lost", params={})
+    with pytest.raises(TypeError):
+        audit.record(
+            tournament=tournament, actor=td_user, action="hand.record", params="Level 1 table 1"
+        )

@@ -1,6 +1,7 @@
 import pytest
 
 from tests.tournament.conftest import play, play_named, single_table, totals, walked
+from tournament.audit_sentences import sentence
 from tournament.models import AuditEntry, Penalty, Player
 from tournament.services import InvalidEntry, NotAllowed, draws, penalties
 
@@ -180,8 +181,9 @@ def test_a_second_warning_between_tables_counts_but_deducts_nothing_and_says_so(
     second = give(tournament, "Bo", "slow", td_user)
     assert (second.warning_number, second.points, second.table) == (2, 0, None)
     entry = AuditEntry.objects.filter(action="penalty.give").latest("id")
+    assert (entry.params["table"], entry.params["points"]) == (None, 0)
     assert "warning 2, 0 points (not at a table: the warning counts, no points are deducted)" in (
-        entry.summary
+        sentence(entry)
     )
     with pytest.raises(NotAllowed, match="not at a table: a timeout needs one"):
         give(tournament, "Bo", "timeout", td_user)

@@ -287,3 +287,88 @@ def test_the_audit_log_in_swedish(td_client, make_tournament):
     assert '<label for="id_kind">Typ</label>' in html
     assert "Händelse 1–2 av 2" in html
     assert "Alla spelare" in html
+
+
+def labels(html):
+    return re.findall(r'<span class="audit-action">([^<]*)</span>', html)
+
+
+def test_entries_made_in_english_are_read_in_swedish(td_client, make_tournament, td_user):
+    """The log keeps what happened as data: a Swedish TD reads every sentence in Swedish,
+    and the action's name instead of its code, though the changes were made in English."""
+    tournament = make_tournament(["Åsa", "Bo", "Cia"])
+    table = draws.draw_first_level(tournament=tournament, actor=td_user, seed="sv").tables.get()
+    play(table, 3, -1, -2)
+    penalties.give_penalty(
+        tournament=tournament,
+        player=tournament.players.get(name="Åsa"),
+        kind="timeout",
+        actor=td_user,
+    )
+    calls.call_td(table=table, kind="dispute", note="kort på golvet")
+    td_client.cookies["django_language"] = "sv"
+    html = td_client.get(audit(tournament)).content.decode()
+    assert summaries(html) == [
+        "Nivå 1 bord 1 tillkallar TL: Tvist (kort på golvet)",
+        "Åsa: Timeout (10 poäng och en varning) — varning 1, 10 poäng "
+        "(dras vid bord 1 efter hand 1)",
+        "Nivå 1 bord 1: hand 1 (poäng)",
+        "Lottade nivå 1: 3 spelare",
+        "Registrerade Cia (nr 3)",
+        "Registrerade Bo (nr 2)",
+        "Registrerade Åsa (nr 1)",
+        "Skapade turneringen SM 2026",
+    ]
+    assert labels(html) == [
+        "Bord tillkallade TL",
+        "Straff givet",
+        "Hand registrerad",
+        "Nivå lottad",
+        "Spelare registrerad",
+        "Spelare registrerad",
+        "Spelare registrerad",
+        "Turnering skapad",
+    ]
+    for code in ("table.call", "penalty.give", "hand.record", "draw.create", "player.register"):
+        assert code not in html
+    # The same entries, read in English.
+    td_client.cookies["django_language"] = "en"
+    html = td_client.get(audit(tournament)).content.decode()
+    assert summaries(html)[:2] == [
+        "Level 1 table 1 calls the TD: Dispute (kort på golvet)",
+        "Åsa: Timeout (10 points and a warning) — warning 1, 10 points "
+        "(deducted at table 1 after hand 1)",
+    ]
+    assert labels(html)[:3] == ["Table called the TD", "Penalty given", "Hand recorded"]
+
+
+def test_every_kind_of_entry_in_swedish(td_client, two_levels, td_user):
+    """Closing a level, correcting a hand, a tie, a rescinded penalty, a new revisor link,
+    a rename and the champion: each in Swedish."""
+    tournament, _names = two_levels
+    level2 = tables_of(tournament, 2)[1]
+    hand = level2.hands.get(number=1)
+    hands.correct_hand(
+        hand=hand,
+        actor=td_user,
+        reason="fel summa",
+        points={
+            seat.position: (-4 if seat.position == 0 else 4)
+            for seat in level2.seats.order_by("position")
+        },
+    )
+    penalty = tournament.penalties.latest("id")
+    penalties.rescind_penalty(penalty=penalty, actor=td_user, reason="misstag")
+    registration.rename_player(
+        player=tournament.players.get(name="Eva"), actor=td_user, name="Eva Öst"
+    )
+    td_client.cookies["django_language"] = "sv"
+    found = summaries(td_client.get(audit(tournament)).content.decode())
+    rescinded = penalty.player.name
+    assert found[:3] == [
+        "Bytte namn på Eva till Eva Öst (nr 6)",
+        f"Återkallade straffet för {rescinded} (Långsamt spel (varning)): misstag",
+        "Nivå 2 bord 1: rättade hand 1 (version 2): fel summa",
+    ]
+    assert "Stängde nivå 1; lottade nivå 2: 2 spelare" in found
+    assert "Nivå 1 bord 2: tillkallningen avklarad (Tvist)" in found

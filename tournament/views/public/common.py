@@ -396,7 +396,8 @@ def link_prefixes(tournament):
     """The start of the links to the tournament's tables and players, for long lists:
     "{{ links.player }}{{ pk }}/" costs nothing per row where {% url %} reverses each."""
     return {
-        name: reverse(f"public:{name}", args=[tournament.pk, 0])[: -len("0/")]
+        # 1, not 0: an id in a URL is a positive `dbid` (tournament/converters.py).
+        name: reverse(f"public:{name}", args=[tournament.pk, 1])[: -len("1/")]
         for name in ("player", "table")
     }
 

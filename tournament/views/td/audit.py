@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from tournament import selectors
+from tournament.audit_sentences import action_label, sentence
 from tournament.forms import AuditFilterForm
 from tournament.views.access import td_required
 from tournament.views.td.common import get_tournament
@@ -39,6 +40,9 @@ def audit_log(request, tournament_id):
         entries = selectors.audit_entries(tournament, **kwargs)
         page = Paginator(entries, PER_PAGE).get_page(request.GET.get("page"))
         for entry in page:
+            # Written now, in the reader's language, from what the entry keeps as data.
+            entry.sentence = sentence(entry)
+            entry.label = action_label(entry.action)
             entry.before_text = readable(entry.before)
             entry.after_text = readable(entry.after)
     filtered = form.is_bound and any(request.GET.get(name) for name in form.fields)

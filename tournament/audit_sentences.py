@@ -1,0 +1,279 @@
+"""The audit log's words: a label for every action and the sentence of every entry.
+
+An audit entry keeps what happened as data (`AuditEntry.params`: numbers, names, codes);
+the sentence is written here when the entry is shown, in the reader's language, so a
+Swedish TD reads Swedish whatever language the change was made in. Each action's
+sentence names its params; an entry whose params do not fit (a row from before the
+log was kept as data that could not be read back) shows its stored text as it is.
+"""
+
+import datetime
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+
+def _penalty_kind(code):
+    from tournament.models import Penalty
+
+    return _label_of(Penalty.Kind, code)
+
+
+def _call_kind(code):
+    from tournament.models import TableCall
+
+    return _label_of(TableCall.Kind, code)
+
+
+def _label_of(choices, code):
+    """A choice's label in the reader's language; an unknown code as it is."""
+    try:
+        return str(choices(code).label)
+    except ValueError:
+        return str(code)
+
+
+def _mode(code):
+    words = {
+        "points": _("points"),
+        "cards": _("cards"),
+    }
+    return words.get(code, str(code))
+
+
+def _moment(text):
+    """A backup's export time (ISO 8601) as the reader's local time; other text as it is."""
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return str(text)
+    if timezone.is_aware(moment):
+        moment = timezone.localtime(moment)
+    return formats.date_format(moment, "Y-m-d H:i")
+
+
+# ---------------------------------------------------------------- one function per action
+# Each takes the entry's params and returns the sentence; a missing param raises KeyError.
+
+
+def _tournament_create(p):
+    return _("Created tournament %(name)s") % {"name": p["name"]}
+
+
+def _tournament_settings(p):
+    return _("Changed settings")
+
+
+def _tournament_finish(p):
+    if p["champion"] is None:
+        return _("Finished without a champion")
+    return _("Champion: %(name)s") % {"name": p["champion"]}
+
+
+def _tournament_import(p):
+    return _("Imported %(name)s from a backup exported %(exported)s") % {
+        "name": p["name"],
+        "exported": _moment(p["exported"]),
+    }
+
+
+def _player_register(p):
+    return _("Registered %(name)s (#%(number)s)") % {"name": p["name"], "number": p["number"]}
+
+
+def _player_withdraw(p):
+    return _("%(name)s withdrew") % {"name": p["name"]}
+
+
+def _player_rename(p):
+    return _("Renamed %(old_name)s to %(name)s (#%(number)s)") % {
+        "old_name": p["old_name"],
+        "name": p["name"],
+        "number": p["number"],
+    }
+
+
+def _draw_create(p):
+    values = {"level": p["level"], "players": p["players"]}
+    if p.get("closed_level") is None:
+        return (
+            ngettext(
+                "Drew level %(level)s: %(players)s player",
+                "Drew level %(level)s: %(players)s players",
+                p["players"],
+            )
+            % values
+        )
+    return ngettext(
+        "Closed level %(closed_level)s; drew level %(level)s: %(players)s player",
+        "Closed level %(closed_level)s; drew level %(level)s: %(players)s players",
+        p["players"],
+    ) % {**values, "closed_level": p["closed_level"]}
+
+
+def _draw_redo(p):
+    if not p["reason"]:
+        return _("Redrew level %(level)s") % {"level": p["level"]}
+    return _("Redrew level %(level)s: %(reason)s") % {"level": p["level"], "reason": p["reason"]}
+
+
+def _table_revisor_access(p):
+    return _(
+        "Level %(level)s table %(table)s: new revisor link and code "
+        "(the old code %(old_code)s no longer works)"
+    ) % {"level": p["level"], "table": p["table"], "old_code": p["old_code"]}
+
+
+def _table_call(p):
+    values = {"level": p["level"], "table": p["table"], "kind": _call_kind(p["kind"])}
+    if p["note"]:
+        return _("Level %(level)s table %(table)s calls the TD: %(kind)s (%(note)s)") % {
+            **values,
+            "note": p["note"],
+        }
+    return _("Level %(level)s table %(table)s calls the TD: %(kind)s") % values
+
+
+def _table_call_cleared(p):
+    return _("Level %(level)s table %(table)s: call cleared (%(kind)s)") % {
+        "level": p["level"],
+        "table": p["table"],
+        "kind": _call_kind(p["kind"]),
+    }
+
+
+def _hand_record(p):
+    return _("Level %(level)s table %(table)s: hand %(hand)s (%(mode)s)") % {
+        "level": p["level"],
+        "table": p["table"],
+        "hand": p["hand"],
+        "mode": _mode(p["mode"]),
+    }
+
+
+def _hand_correct(p):
+    return _(
+        "Level %(level)s table %(table)s: corrected hand %(hand)s (version %(version)s): %(reason)s"
+    ) % {
+        "level": p["level"],
+        "table": p["table"],
+        "hand": p["hand"],
+        "version": p["version"],
+        "reason": p["reason"],
+    }
+
+
+def _tie_settle(p):
+    return _("Level %(level)s table %(table)s: tie settled for %(winner)s: %(reason)s") % {
+        "level": p["level"],
+        "table": p["table"],
+        "winner": p["winner"],
+        "reason": p["reason"],
+    }
+
+
+def _penalty_give(p):
+    if p["table"] is None:
+        where = _("not at a table: the warning counts, no points are deducted")
+    else:
+        where = _("deducted at table %(table)d after hand %(hand)d") % {
+            "table": p["table"],
+            "hand": p["after_hand"],
+        }
+    values = {
+        "player": p["player"],
+        "kind": _penalty_kind(p["kind"]),
+        "warning": p["warning"],
+        "points": p["points"],
+        "where": where,
+    }
+    if p["disqualified"]:
+        return (
+            ngettext(
+                "%(player)s: %(kind)s — warning %(warning)s, %(points)s point (%(where)s) "
+                "— disqualified",
+                "%(player)s: %(kind)s — warning %(warning)s, %(points)s points (%(where)s) "
+                "— disqualified",
+                p["points"],
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "%(player)s: %(kind)s — warning %(warning)s, %(points)s point (%(where)s)",
+            "%(player)s: %(kind)s — warning %(warning)s, %(points)s points (%(where)s)",
+            p["points"],
+        )
+        % values
+    )
+
+
+def _penalty_rescind(p):
+    return _("Rescinded %(player)s's %(kind)s: %(reason)s") % {
+        "player": p["player"],
+        "kind": _penalty_kind(p["kind"]),
+        "reason": p["reason"],
+    }
+
+
+class Action:
+    def __init__(self, label, sentence):
+        self.label = label
+        self.sentence = sentence
+
+
+ACTIONS = {
+    "tournament.create": Action(gettext_lazy("Tournament created"), _tournament_create),
+    "tournament.settings": Action(gettext_lazy("Settings changed"), _tournament_settings),
+    "tournament.finish": Action(gettext_lazy("Tournament finished"), _tournament_finish),
+    "tournament.import": Action(gettext_lazy("Tournament imported"), _tournament_import),
+    "player.register": Action(gettext_lazy("Player registered"), _player_register),
+    "player.withdraw": Action(gettext_lazy("Player withdrew"), _player_withdraw),
+    "player.rename": Action(gettext_lazy("Player renamed"), _player_rename),
+    "draw.create": Action(gettext_lazy("Level drawn"), _draw_create),
+    "draw.redo": Action(gettext_lazy("Level redrawn"), _draw_redo),
+    "table.revisor_access": Action(gettext_lazy("New revisor link"), _table_revisor_access),
+    "table.call": Action(gettext_lazy("Table called the TD"), _table_call),
+    "table.call_cleared": Action(gettext_lazy("Call cleared"), _table_call_cleared),
+    "hand.record": Action(gettext_lazy("Hand recorded"), _hand_record),
+    "hand.correct": Action(gettext_lazy("Hand corrected"), _hand_correct),
+    "tie.settle": Action(gettext_lazy("Tie settled"), _tie_settle),
+    "penalty.give": Action(gettext_lazy("Penalty given"), _penalty_give),
+    "penalty.rescind": Action(gettext_lazy("Penalty rescinded"), _penalty_rescind),
+}
+
+# The params that hold a player's name, for the log's filter by player.
+NAME_PARAMS = ("name", "old_name", "player", "winner", "champion")
+
+
+def action_label(code):
+    """The action's name in the reader's language ("Hand recorded"); an unknown code as it is."""
+    action = ACTIONS.get(code)
+    return str(action.label) if action else code
+
+
+def fits(action, params):
+    """Whether `params` give `action` its sentence (a backup's params are checked with it)."""
+    if action not in ACTIONS or not isinstance(params, dict):
+        return False
+    try:
+        ACTIONS[action].sentence(params)
+    except (KeyError, TypeError, ValueError):
+        return False
+    return True
+
+
+def sentence(entry):
+    """What the entry records, as a sentence in the reader's language.
+
+    Its stored text when its params are missing or do not fit its action's sentence
+    (an old row that could not be read back, or an action this version does not know).
+    """
+    action = ACTIONS.get(entry.action)
+    if action is None or not isinstance(entry.params, dict):
+        return entry.summary
+    try:
+        return action.sentence(entry.params)
+    except (KeyError, TypeError, ValueError):
+        return entry.summary or action_label(entry.action)

@@ -1,6 +1,7 @@
 """The short-code service, called as a careless client would: a message, never a crash."""
 
 import pytest
+from django.utils.translation import override
 
 from tests.tournament.conftest import single_table
 from tournament.models import RevisorCodeAttempt
@@ -23,7 +24,7 @@ def test_junk_codes_are_refused_and_not_counted(table, junk):
 
 
 def test_junk_device_and_address_still_count_the_wrong_code(table):
-    with pytest.raises(InvalidEntry, match="No table in play has this code."):
+    with override("en"), pytest.raises(InvalidEntry, match="No table in play has this code."):
         table_for_code(code="zz-zz-zz", device=None, client="x" * 500)
     attempt = RevisorCodeAttempt.objects.get()
     assert (attempt.device, attempt.client, attempt.code) == ("", "x" * 64, "ZZZZZZ")

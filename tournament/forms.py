@@ -598,6 +598,22 @@ class CorrectCardsForm(CorrectionForm, HandCardsForm):
     pass
 
 
+class RevisorFixCardsForm(CorrectCardsForm):
+    """The revisor's fix of the last hand by cards (entry, check, confirm).
+
+    The version being fixed travels with the cards, so that a fix read out to the
+    table as "was -14, now +36" is not saved over a correction made meanwhile.
+    """
+
+    version = WholeNumberField(
+        min_value=1,
+        max_value=MAX_HAND_NUMBER,
+        label=_("Version"),
+        widget=forms.HiddenInput,
+        message=_("The hand's version is missing; reload the page."),
+    )
+
+
 # ---------------------------------------------------------------- the TD's decisions
 
 

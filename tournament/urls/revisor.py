@@ -15,5 +15,7 @@ urlpatterns = [
     path("card/cards/check/", cards.preview, name="cards_preview"),
     path("card/cards/confirm/", cards.confirm, name="cards_confirm"),
     path("card/fix/", fix.fix, name="fix"),
+    path("card/fix/check/", fix.fix_check, name="fix_check"),
+    path("card/fix/confirm/", fix.fix_confirm, name="fix_confirm"),
     path("<revisorkey:key>/", entry.link, name="link"),
 ]

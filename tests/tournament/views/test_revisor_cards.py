@@ -280,7 +280,7 @@ def test_htmx_check_and_confirm_swap_the_main_part(revisor, table):
     confirmed = revisor.post(CONFIRM, data, HTTP_HX_REQUEST="true")
     assert confirmed.status_code == 200 and confirmed["HX-Push-Url"] == CARD
     page = confirmed.content.decode()
-    assert page.lstrip().startswith('<div id="revisor-main">')
+    assert page.lstrip().startswith('<div id="revisor-main"')
     assert "Hand 1 recorded." in page and "Hand 2 of 4" in page
     assert Hand.objects.count() == 1
 

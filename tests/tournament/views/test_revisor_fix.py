@@ -1,12 +1,19 @@
-"""The revisor fixes the last hand until the next is recorded; then only the TD can."""
+"""The revisor fixes the last hand until the next is recorded; then only the TD can.
 
+A hand entered as points is fixed as points; a hand entered as cards goes through the same
+picker, check and confirm as a new hand by cards.
+"""
+
+import html
+import re
 import uuid
 
 import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play, positions, single_table, totals
-from tournament.models import HandVersion
+from tournament.models import Hand, HandResult, HandVersion
+from tournament.services import hands
 
 pytestmark = pytest.mark.django_db
 
@@ -90,3 +97,275 @@ def test_once_the_table_is_over_only_the_td_corrects(revisor, make_tournament, t
     response = revisor.post(FIX, fix_post(table, {"Dan": -4, "Eva": 4}, 1), follow=True)
     assert "The table is over: only the TD can correct its hands now." in response.content.decode()
     assert HandVersion.objects.filter(hand__table=table).count() == 1
+
+
+# ---------------------------------------------------------------- a hand entered by cards
+# Fixed as a new hand is entered by cards: the picker prefilled, check (nothing changes),
+# confirm. The hands are those of test_revisor_cards.py, worked out by hand (1-6, SM):
+#   BOARDS: Anna QQ2 / KK987 / AAA33 (royalties 7 + 6 = 13), Bo 442 / JJ543 / 9-K straight
+#   (2), Cia 765 / T9432 / 888 76 (0): Anna +36, Bo -9, Cia -27; Anna goes to Fantasyland.
+#   SWAPPED: Anna's middle and back swapped on the card (AAA33 middle over a KK back): she
+#   fouls, no royalties, no Fantasyland. Bo against Anna 6 + 2, Cia against Anna 6 + 0,
+#   Bo against Cia 6 + 2 (as above): Anna -14, Bo +16, Cia -2.
+
+BOARDS = {
+    "Anna": {"front": "Qs Qh 2c", "middle": "Ks Kh 9d 8c 7s", "back": "As Ad Ac 3c 3s"},
+    "Bo": {"front": "4s 4h 2d", "middle": "Js Jh 5d 4c 3d", "back": "9s Th Jd Qc Kc"},
+    "Cia": {"front": "5s 6h 7d", "middle": "Tc 9h 2s 3h 4d", "back": "8s 8h 8d 7c 6c"},
+}
+SWAPPED = {
+    **BOARDS,
+    "Anna": {**BOARDS["Anna"], "middle": BOARDS["Anna"]["back"], "back": BOARDS["Anna"]["middle"]},
+}
+CARD = reverse("revisor:card")
+
+
+def check_url():
+    return reverse("revisor:fix_check")
+
+
+def confirm_url():
+    return reverse("revisor:fix_confirm")
+
+
+def record_cards(table, boards_by_name, number=None):
+    table.refresh_from_db()
+    pos = positions(table)
+    return hands.record_hand(
+        table=table,
+        hand_number=number or table.hands_played + 1,
+        idempotency_key=uuid.uuid4(),
+        boards={pos[name]: board for name, board in boards_by_name.items()},
+    )
+
+
+def cards_fix_post(table, boards_by_name, number=1, *, version=1, key=None, reason="Rows swapped"):
+    pos = positions(table)
+    data = {
+        f"{row}_{pos[name]}": text
+        for name, board in boards_by_name.items()
+        for row, text in board.items()
+    }
+    data.update(
+        {
+            "hand_number": str(number),
+            "version": str(version),
+            "idempotency_key": str(key or uuid.uuid4()),
+            "reason": reason,
+        }
+    )
+    return data
+
+
+def text_of(response):
+    """The page as a person reads it: entities decoded, tags out, spaces squeezed."""
+    page = re.sub(r"<[^>]+>", " ", response.content.decode())
+    return " ".join(html.unescape(page).split())
+
+
+def value_of(response, name):
+    match = re.search(rf'name="{name}"[^>]*value="([^"]*)"', response.content.decode())
+    if match is None:  # a textarea
+        match = re.search(rf'name="{name}"[^>]*>([^<]*)</textarea>', response.content.decode())
+    return html.unescape(match.group(1)).strip() if match else None
+
+
+def test_a_cards_hand_is_fixed_in_the_picker_prefilled_with_its_cards(revisor, table):
+    record_cards(table, SWAPPED)
+    response = revisor.get(FIX)
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    text = text_of(response)
+    assert "Fix hand 1 at table 1" in text and "Hand 1: the cards as they should be" in text
+    pos = positions(table)
+    assert value_of(response, f"middle_{pos['Anna']}") == "As Ad Ac 3c 3s"
+    assert value_of(response, f"back_{pos['Anna']}") == "Ks Kh 9d 8c 7s"
+    assert value_of(response, f"front_{pos['Cia']}") == "5s 6h 7d"
+    assert value_of(response, "version") == "1" and value_of(response, "hand_number") == "1"
+    # The same picker as a new hand by cards; nothing saves at once: it is checked first.
+    assert re.search(r'<div class="picker" data-picker hidden', page)
+    assert page.count('class="key rank"') == 13
+    assert "Check the fix" in text and "Save the fixed hand" not in text
+    assert 'action="/r/card/fix/check/"' in page
+    assert HandVersion.objects.count() == 1
+
+
+def test_checking_a_fix_shows_it_scored_beside_the_old_points_and_changes_nothing(revisor, table):
+    record_cards(table, SWAPPED)
+    key = uuid.uuid4()
+    response = revisor.post(check_url(), cards_fix_post(table, BOARDS, key=key))
+    assert response.status_code == 200
+    text = text_of(response)
+    assert "Hand 1 fixed: announce it, then confirm" in text
+    assert "Nothing is changed yet." in text
+    assert "Anna +36 was -14, now +36 goes to Fantasyland" in text
+    assert "Bo -9 was +16, now -9" in text
+    assert "Cia -27 was -2, now -27" in text
+    assert "Anna wins 17 from Bo." in text and "Plays the next hand in Fantasyland: Anna." in text
+    assert "Reason: Rows swapped" in text
+    # The Confirm form carries the same cards, reason, version and key.
+    pos = positions(table)
+    assert value_of(response, f"back_{pos['Anna']}") == "As Ad Ac 3c 3s"
+    assert value_of(response, "reason") == "Rows swapped"
+    assert value_of(response, "version") == "1" and value_of(response, "idempotency_key") == str(
+        key
+    )
+    assert "Confirm the fix of hand 1" in text
+    assert 'action="/r/card/fix/confirm/"' in response.content.decode()
+    assert HandVersion.objects.count() == 1 and totals(table) == {"Anna": -14, "Bo": 16, "Cia": -2}
+
+
+def test_a_fix_that_takes_fantasyland_away_says_so(revisor, table):
+    record_cards(table, BOARDS)
+    text = text_of(revisor.post(check_url(), cards_fix_post(table, SWAPPED)))
+    assert "Anna -14 was +36, now -14 fouled: loses every row, no royalties" in text
+    assert "no longer goes to Fantasyland" in text
+    assert "No one plays the next hand in Fantasyland." in text
+
+
+def test_confirming_a_fix_adds_a_version_and_keeps_the_old_one(revisor, table):
+    record_cards(table, SWAPPED)
+    data = cards_fix_post(table, BOARDS)
+    response = revisor.post(confirm_url(), data)
+    assert response.status_code == 302 and response["Location"] == CARD
+    assert totals(table) == {"Anna": 36, "Bo": -9, "Cia": -27}
+    new = HandVersion.objects.get(superseded_at__isnull=True)
+    assert (new.version, new.mode, new.reason, new.entered_by_label) == (
+        2,
+        HandVersion.Mode.CARDS,
+        "Rows swapped",
+        "Revisor, table 1",
+    )
+    assert str(new.idempotency_key) == data["idempotency_key"]
+    old = HandVersion.objects.get(superseded_at__isnull=False)
+    assert old.version == 1 and old.results.get(seat__player__name="Anna").points == -14
+    table.refresh_from_db()
+    assert table.required_hands == 21  # 20 + 1: Anna goes to Fantasyland now
+    assert "Hand 1 corrected." in text_of(revisor.get(CARD))
+
+
+def test_a_double_tap_on_confirm_saves_one_fix(revisor, table):
+    record_cards(table, SWAPPED)
+    data = cards_fix_post(table, BOARDS)
+    revisor.post(confirm_url(), data)
+    again = revisor.post(confirm_url(), data, follow=True)
+    assert "This correction of hand 1 was already saved." in text_of(again)
+    assert HandVersion.objects.count() == 2 and totals(table)["Anna"] == 36
+
+
+def test_a_fix_made_stale_by_the_tds_correction_is_not_saved_over_it(revisor, table, td_user):
+    record_cards(table, SWAPPED)
+    hand = Hand.objects.get()
+    pos = positions(table)
+    stale = cards_fix_post(table, BOARDS)  # checked against version 1
+    # Meanwhile the TD corrects the hand: Bo and Cia's fronts were the other way round.
+    td_boards = {**SWAPPED, "Bo": {**SWAPPED["Bo"], "front": "5s 6h 7d"}}
+    td_boards["Cia"] = {**SWAPPED["Cia"], "front": "4s 4h 2d"}
+    hands.correct_hand(
+        hand=hand,
+        actor=td_user,
+        reason="Fronts swapped",
+        boards={pos[name]: board for name, board in td_boards.items()},
+    )
+    for url in (check_url(), confirm_url()):
+        response = revisor.post(url, stale)
+        assert response.status_code == 409
+        text = text_of(response)
+        assert "Hand 1 was corrected meanwhile (by the TD or another device)." in text
+        assert value_of(response, f"front_{pos['Bo']}") == "5s 6h 7d"  # as it stands now
+        assert value_of(response, "version") == "2"
+    assert HandVersion.objects.get(superseded_at__isnull=True).reason == "Fronts swapped"
+    assert HandVersion.objects.count() == 2
+
+
+def test_after_the_next_hand_a_checked_fix_goes_to_the_td(revisor, table):
+    record_cards(table, SWAPPED)
+    data = cards_fix_post(table, BOARDS)
+    play(table, 1, 0, -1)  # hand 2, from another device
+    response = revisor.post(confirm_url(), data, follow=True)
+    assert "Hand 1 is no longer the last hand: only the TD can correct it now." in text_of(response)
+    assert HandVersion.objects.filter(hand__number=1).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"Bo": {**BOARDS["Bo"], "front": "Qs 4h 2d"}}, "Card Q♠ appears twice"),
+        ({"Cia": {**BOARDS["Cia"], "back": "8s 8h 8d 7c"}}, "Cia's back has 4 cards; it needs 5"),
+        ({}, "Reason must not be empty."),
+    ],
+)
+def test_a_bad_fix_is_refused_in_place_with_everything_kept(revisor, table, change, message):
+    record_cards(table, SWAPPED)
+    reason = "" if not change else "Rows swapped"
+    data = cards_fix_post(table, {**BOARDS, **change}, reason=reason)
+    for url in (check_url(), confirm_url()):
+        response = revisor.post(url, data)
+        assert response.status_code == 400
+        text = text_of(response)
+        assert message in text and "Check the fix" in text
+        pos = positions(table)
+        for name, board in {**BOARDS, **change}.items():
+            assert value_of(response, f"back_{pos[name]}") == board["back"]
+        assert value_of(response, "reason") == reason
+        assert value_of(response, "idempotency_key") == data["idempotency_key"]
+    assert HandVersion.objects.count() == 1
+
+
+def test_change_the_cards_brings_the_fix_back_with_all_it_carried(revisor, table):
+    record_cards(table, SWAPPED)
+    data = cards_fix_post(table, BOARDS, reason="Anna's rows")
+    response = revisor.post(FIX, data)  # "Change the cards" on the check
+    assert response.status_code == 200 and "Check the fix" in text_of(response)
+    pos = positions(table)
+    assert value_of(response, f"back_{pos['Anna']}") == "As Ad Ac 3c 3s"  # as checked
+    assert value_of(response, "reason") == "Anna's rows"
+    assert value_of(response, "idempotency_key") == data["idempotency_key"]
+    assert HandVersion.objects.count() == 1
+
+
+def test_htmx_check_and_confirm_of_a_fix_swap_the_main_part(revisor, table):
+    record_cards(table, SWAPPED)
+    data = cards_fix_post(table, BOARDS)
+    checked = revisor.post(check_url(), data, HTTP_HX_REQUEST="true")
+    assert checked.status_code == 200 and "HX-Request" in checked["Vary"]
+    assert checked.content.decode().lstrip().startswith('<div id="revisor-main"')
+    confirmed = revisor.post(confirm_url(), data, HTTP_HX_REQUEST="true")
+    assert confirmed.status_code == 200 and confirmed["HX-Push-Url"] == CARD
+    assert "Hand 1 corrected." in text_of(confirmed)
+    assert HandVersion.objects.count() == 2
+
+
+def test_a_fantasyland_hand_is_fixed_with_its_own_fantasyland(revisor, table):
+    # Hand 1: Anna's queens send her to Fantasyland. Hand 2, in Fantasyland, recorded with
+    # the same cards (QQ2: she would not stay), fixed to QQQ front and KKK middle (a stay):
+    # front QQQ 20, middle trips 2, back full house 6 = 28. Anna wins every row from both:
+    # 6 + 28 - 2 = 32 from Bo, 6 + 28 from Cia -> +66; Bo -32 + 8 = -24; Cia -34 - 8 = -42.
+    record_cards(table, BOARDS)
+    record_cards(table, BOARDS)
+    fixed = {
+        **BOARDS,
+        "Anna": {"front": "Qs Qh Qd", "middle": "Ks Kh Kd 8c 7s", "back": "As Ad Ac 3c 3s"},
+    }
+    text = text_of(revisor.post(check_url(), cards_fix_post(table, fixed, 2)))
+    assert "Anna +66 was +36, now +66 played in Fantasyland stays in Fantasyland" in text
+    assert "Bo -24 was -9, now -24" in text and "Cia -42 was -27, now -42" in text
+    assert revisor.post(confirm_url(), cards_fix_post(table, fixed, 2)).status_code == 302
+    anna = HandResult.objects.get(
+        seat__player__name="Anna", version__hand__number=2, version__superseded_at__isnull=True
+    )
+    assert (anna.in_fantasyland, anna.fantasyland_next, anna.points) == (True, True, 66)
+    table.refresh_from_db()
+    assert table.required_hands == 22  # 20 + 1 for each hand after which she is in Fantasyland
+
+
+def test_the_fix_by_cards_in_swedish(revisor, table):
+    record_cards(table, SWAPPED)
+    revisor.cookies["django_language"] = "sv"
+    entry = text_of(revisor.get(FIX))
+    assert "Hand 1: korten som de ska vara" in entry and "Kontrollera rättelsen" in entry
+    text = text_of(revisor.post(check_url(), cards_fix_post(table, BOARDS)))
+    assert "Hand 1 rättad: läs upp den, bekräfta den sedan" in text
+    assert "Anna +36 var -14, nu +36" in text and "Bekräfta rättelsen av hand 1" in text
+    stale = revisor.post(confirm_url(), cards_fix_post(table, BOARDS, version=7))
+    assert "Hand 1 har rättats under tiden (av TL eller en annan enhet)." in text_of(stale)

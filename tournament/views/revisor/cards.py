@@ -104,6 +104,13 @@ class PlayerPreview:
     rows: tuple  # selectors.RowView: cards, category, royalty
     in_fantasyland: bool  # played this hand in Fantasyland
     fantasyland_next: bool  # plays the next hand in Fantasyland
+    # A fix of a recorded hand: the points and Fantasyland of the version it replaces.
+    was: int | None = None
+    was_fantasyland_next: bool | None = None
+
+    @property
+    def no_longer_goes_to_fantasyland(self):
+        return bool(self.was_fantasyland_next) and not self.fantasyland_next
 
     @property
     def stays_in_fantasyland(self):
@@ -283,19 +290,14 @@ def score_preview(names, boards, fantasyland, rules):
     return players, pairs
 
 
-def preview_hand(card, form):
-    """The scored hand of a valid HandCardsForm at this card's table (nothing recorded)."""
-    state = card.state
-    boards = form.boards()
-    seats = card.playing
+def preview_boards(seats, boards, fantasyland, rules):
+    """The scored hand of `boards` ({position: {"front": ...}}) at these seats, recorded
+    nowhere; `fantasyland` gives each seat's (in Fantasyland, streak) for the hand."""
     players, pairs = score_preview(
         [seat.player.name for seat in seats],
         [boards[seat.position] for seat in seats],
-        [
-            (bool(state.in_fantasyland.get(seat.id)), state.fantasyland_streak.get(seat.id, 1))
-            for seat in seats
-        ],
-        card.tournament.rules,
+        fantasyland,
+        rules,
     )
     players = [
         replace(player, position=seat.position) for seat, player in zip(seats, players, strict=True)
@@ -303,7 +305,21 @@ def preview_hand(card, form):
     hidden = [
         (f"{row}_{seat.position}", boards[seat.position][row]) for seat in seats for row in ROWS
     ]
-    return Preview(tuple(players), tuple(pairs), card.tournament.rules.method, tuple(hidden))
+    return Preview(tuple(players), tuple(pairs), rules.method, tuple(hidden))
+
+
+def preview_hand(card, form):
+    """The scored hand of a valid HandCardsForm at this card's table (nothing recorded)."""
+    state = card.state
+    return preview_boards(
+        card.playing,
+        form.boards(),
+        [
+            (bool(state.in_fantasyland.get(seat.id)), state.fantasyland_streak.get(seat.id, 1))
+            for seat in card.playing
+        ],
+        card.tournament.rules,
+    )
 
 
 # ---------------------------------------------------------------- the views
@@ -317,19 +333,28 @@ def _form(card, data=None, initial=None):
     return HandCardsForm(data, seats=card.playing, hand_number=card.next_hand, initial=initial)
 
 
-def _seat_boards(card, form):
-    in_fl = card.state.in_fantasyland
+def seat_boards(seats, in_fantasyland, form):
+    """The entry form's boards, one per seat; `in_fantasyland` {seat id: plays in FL}."""
     return [
         SeatBoard(
             position=seat.position,
             name=seat.player.name,
-            in_fantasyland=bool(in_fl.get(seat.id)),
+            in_fantasyland=bool(in_fantasyland.get(seat.id)),
             rows=tuple(
                 BoardRow(row, ROW_SIZES[row], form[f"{row}_{seat.position}"]) for row in ROWS
             ),
         )
-        for seat in card.playing
+        for seat in seats
     ]
+
+
+def picker_context(seats):
+    """What the picker's keys (_card_picker.html) need."""
+    return {
+        "picker_ranks": PICKER_RANKS,
+        "picker_suits": PICKER_SUITS,
+        "cards_total": sum(ROW_SIZES.values()) * len(seats),
+    }
 
 
 def _render(request, card, *, form=None, preview=None, status=200):
@@ -337,17 +362,15 @@ def _render(request, card, *, form=None, preview=None, status=200):
     context = {
         "card": card,
         "form": form,
-        "boards": _seat_boards(card, form),
+        "boards": seat_boards(card.playing, card.state.in_fantasyland, form),
         "preview": preview,
-        "picker_ranks": PICKER_RANKS,
-        "picker_suits": PICKER_SUITS,
-        "cards_total": sum(ROW_SIZES.values()) * len(card.playing),
+        **picker_context(card.playing),
     }
     template = f"{TEMPLATE}#main" if request.htmx else TEMPLATE
     return vary_on_htmx(render(request, template, context, status=status))
 
 
-def _fresh_card(request):
+def fresh_card(request):
     """The card as it stands now: a redirect to it, or (htmx) its main part in place,
     with the address bar showing the card's address (a reload then shows the card)."""
     table = request.revisor_table
@@ -378,7 +401,7 @@ def _not_the_next_hand(request, card, form):
             )
             % {"hand": number, "table": card.table.number},
         )
-        return _fresh_card(request)
+        return fresh_card(request)
     if number > card.next_hand:
         form.add_error(
             None,
@@ -395,13 +418,13 @@ def _table_over(request, card):
         _("Table %(table)d is over: all %(played)d hands are played.")
         % {"table": card.table.number, "played": card.state.hands_played},
     )
-    return _fresh_card(request)
+    return fresh_card(request)
 
 
-def _edit_initial(card, data):
+def edit_initial(seats, data):
     """What the Confirm form carried, to be changed: the rows and the same submission key."""
     initial = {}
-    for seat in card.playing:
+    for seat in seats:
         for row in ROWS:
             name = f"{row}_{seat.position}"
             if isinstance(data.get(name), str):
@@ -419,10 +442,10 @@ def cards(request):
         return _table_over(request, card) if request.method == "POST" else redirect("revisor:card")
     if not _allows_cards(card):
         messages.error(request, _("This tournament records hands as points."))
-        return _fresh_card(request)
+        return fresh_card(request)
     form = None
     if request.method == "POST" and request.POST.get("hand_number") == str(card.next_hand):
-        form = _form(card, initial=_edit_initial(card, request.POST))
+        form = _form(card, initial=edit_initial(card.playing, request.POST))
     return _render(request, card, form=form)
 
 
@@ -466,7 +489,7 @@ def confirm(request):
     except (HandConflict, TableOver) as error:
         # Someone else recorded it (or the table is over): show the fresh card.
         messages.error(request, str(error))
-        return _fresh_card(request)
+        return fresh_card(request)
     except ServiceError as error:
         add_service_error(form, error)
         return _render(request, card, form=form, status=400)
@@ -478,4 +501,4 @@ def confirm(request):
             _("Hand %(hand)d was already recorded (the same entry arrived twice).")
             % {"hand": recorded.hand.number},
         )
-    return _fresh_card(request)
+    return fresh_card(request)

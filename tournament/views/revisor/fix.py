@@ -1,58 +1,120 @@
-"""The revisor fixes the last hand, until the next hand is recorded (then only the TD can)."""
+"""The revisor fixes the last hand, until the next hand is recorded (then only the TD can).
+
+A hand entered as points is fixed as points: the form, prefilled, saved with a reason.
+
+A hand entered as cards is fixed the way a new hand is entered by cards (cards.py):
+
+1. `fix`: the card picker, prefilled with the hand's cards as recorded, and a reason.
+2. `fix_check` ("Check the fix"): the cards scored as the correction will score them
+   (the hand's own Fantasyland), each player's points shown beside what they were
+   ("was -14, now +36") for the revisor to read out to the table. NOTHING is changed.
+3. `fix_confirm`: `hands.correct_hand` adds a version; the old one is kept with the reason.
+
+The submission key travels from the entry through the check to the confirm, so a double
+tap corrects once; the version being fixed travels too, so a readback made stale by a
+correction meanwhile (the TD's) is never saved over it.
+"""
+
+import uuid
+from contextlib import suppress
+from dataclasses import dataclass, replace
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from tournament.forms import CorrectCardsForm, CorrectPointsForm
+from scoring import InvalidHand
+from scoring.boards import ROWS
+from tournament.forms import CorrectPointsForm, RevisorFixCardsForm
+from tournament.hand_errors import invalid_hand_message
 from tournament.models import Hand, HandVersion
-from tournament.services import ServiceError, hands
+from tournament.services import NotAllowed, ServiceError, hands
+from tournament.state import history_state
+from tournament.views.polling import vary_on_htmx
 from tournament.views.revisor.binding import revisor_required
 from tournament.views.revisor.card import label
+from tournament.views.revisor.cards import (
+    edit_initial,
+    fresh_card,
+    picker_context,
+    preview_boards,
+    seat_boards,
+)
 from tournament.views.td.common import add_service_error
 
 TEMPLATE = "tournament/revisor/fix.html"
+CARDS_TEMPLATE = "tournament/revisor/fix_cards.html"
+
+
+@dataclass(frozen=True)
+class LastHand:
+    """The table's last hand as it stands: its current version and results, in seat order."""
+
+    hand: Hand
+    version: HandVersion
+    results: list  # HandResult, with seat__player
+
+    @property
+    def seats(self):
+        return [result.seat for result in self.results]
+
+    @property
+    def in_fantasyland(self):
+        return {result.seat_id: result.in_fantasyland for result in self.results}
 
 
 def _last_hand(table):
-    """The table's last hand with its current version and results, or None."""
+    """The table's last hand, or None before the first."""
     hand = Hand.objects.filter(table=table, number=table.hands_played).first()
     if hand is None:
-        return None, None, []
+        return None
     version = HandVersion.objects.current().get(hand=hand)
     results = list(version.results.select_related("seat__player").order_by("seat__position"))
-    return hand, version, results
+    return LastHand(hand, version, results)
 
 
-def _initial(version, results):
-    initial = {"hand_number": version.hand.number}
-    for result in results:
-        position = result.seat.position
-        if version.mode == HandVersion.Mode.CARDS:
-            for row in ("front", "middle", "back"):
-                initial[f"{row}_{position}"] = getattr(result, row)
-        else:
-            initial[f"points_{position}"] = result.points
-            initial[f"fantasyland_{position}"] = result.fantasyland_next
-    return initial
+def _not_fixable(request, table, last):
+    """None when the revisor may fix the last hand; otherwise the card, saying why not."""
+    if last is None:
+        messages.info(request, _("No hand is recorded yet at this table."))
+        return fresh_card(request)
+    if table.is_over:
+        # The score card has gone to the TD: a change now could change who advances.
+        messages.error(request, _("The table is over: only the TD can correct its hands now."))
+        return fresh_card(request)
+    return None
 
 
 @revisor_required
 def fix(request):
+    """The fix page of the last hand (a POST: a fix by points, or back from the check)."""
     table = request.revisor_table
-    hand, version, results = _last_hand(table)
-    if hand is None:
-        messages.info(request, _("No hand is recorded yet at this table."))
-        return redirect("revisor:card")
-    if table.is_over:
-        # The score card has gone to the TD: a change now could change who advances.
-        messages.error(request, _("The table is over: only the TD can correct its hands now."))
-        return redirect("revisor:card")
-    form_class = CorrectCardsForm if version.mode == HandVersion.Mode.CARDS else CorrectPointsForm
-    seats = [result.seat for result in results]
+    last = _last_hand(table)
+    refused = _not_fixable(request, table, last)
+    if refused is not None:
+        return refused
+    # Fixed the way it was entered (a tournament's entry mode is fixed before its first draw).
+    if last.version.mode == HandVersion.Mode.CARDS:
+        return _cards_entry(request, last)
+    return _points_fix(request, table, last)
+
+
+# ---------------------------------------------------------------- by points
+
+
+def _points_initial(last):
+    initial = {"hand_number": last.hand.number}
+    for result in last.results:
+        initial[f"points_{result.seat.position}"] = result.points
+        initial[f"fantasyland_{result.seat.position}"] = result.fantasyland_next
+    return initial
+
+
+def _points_fix(request, table, last):
+    hand = last.hand
     status = 200
     if request.method == "POST":
-        form = form_class(request.POST, seats=seats)
+        form = CorrectPointsForm(request.POST, seats=last.seats)
         if form.is_valid() and form.cleaned_data["hand_number"] != hand.number:
             form.add_error(
                 None,
@@ -75,10 +137,184 @@ def fix(request):
                 return redirect("revisor:card")
         status = 400
     else:
-        form = form_class(initial=_initial(version, results), seats=seats)
+        form = CorrectPointsForm(initial=_points_initial(last), seats=last.seats)
     return render(
         request,
         TEMPLATE,
-        {"form": form, "hand": hand, "version": version, "table": table},
+        {"form": form, "hand": hand, "version": last.version, "table": table},
         status=status,
     )
+
+
+# ---------------------------------------------------------------- by cards
+
+
+def _cards_initial(last):
+    initial = {"version": last.version.version}
+    for result in last.results:
+        for row in ROWS:
+            initial[f"{row}_{result.seat.position}"] = getattr(result, row)
+    return initial
+
+
+def _cards_form(last, data=None, initial=None):
+    return RevisorFixCardsForm(
+        data,
+        seats=last.seats,
+        hand_number=last.hand.number,
+        initial=_cards_initial(last) if initial is None else initial,
+    )
+
+
+def _render_cards(request, last, *, form, preview=None, conflict=None, status=200):
+    context = {
+        "table": request.revisor_table,
+        "hand": last.hand,
+        "version": last.version,
+        "form": form,
+        "boards": seat_boards(last.seats, last.in_fantasyland, form),
+        "preview": preview,
+        "conflict": conflict,
+        **picker_context(last.seats),
+    }
+    template = f"{CARDS_TEMPLATE}#main" if request.htmx else CARDS_TEMPLATE
+    return vary_on_htmx(render(request, template, context, status=status))
+
+
+def _cards_entry(request, last):
+    """The picker prefilled with the hand's cards; a POST comes back from the check with
+    the cards, the reason, the version and the submission key it carried."""
+    data = request.POST
+    if request.method != "POST" or data.get("hand_number") != str(last.hand.number):
+        return _render_cards(request, last, form=_cards_form(last))
+    initial = edit_initial(last.seats, data)
+    if isinstance(data.get("reason"), str):
+        initial["reason"] = data["reason"]
+    with suppress(ValueError):  # otherwise the version as it stands
+        initial["version"] = int(data.get("version", ""))
+    initial.setdefault("version", last.version.version)
+    return _render_cards(request, last, form=_cards_form(last, initial=initial))
+
+
+def _stale(request, last, form):
+    """None when the checked form fixes the hand as it stands; otherwise the answer."""
+    number = form.cleaned_data["hand_number"]
+    if number < last.hand.number:
+        messages.error(
+            request,
+            _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
+            % {"hand": number},
+        )
+        return fresh_card(request)
+    if number > last.hand.number:
+        form.add_error(None, _("This form was for another hand; reload the page."))
+        return _render_cards(request, last, form=form, status=400)
+    if form.cleaned_data["version"] != last.version.version:
+        # Corrected meanwhile: what was checked was checked against another hand. Start
+        # again from the hand as it stands now (a new key: this fix was never saved).
+        conflict = _(
+            "Hand %(hand)d was corrected meanwhile (by the TD or another device). Here it "
+            "is as it stands now: fix it again if it is still wrong."
+        ) % {"hand": last.hand.number}
+        return _render_cards(request, last, form=_cards_form(last), conflict=conflict, status=409)
+    return None
+
+
+def _preview_fix(table, last, form):
+    """The fixed hand scored with the hand's own Fantasyland, as correct_hand scores it,
+    each player beside the points and Fantasyland of the version it replaces."""
+    history = history_state(table)
+    played = next(p for p in history.played if p.number == last.hand.number)
+    seats = last.seats
+    preview = preview_boards(
+        seats,
+        form.boards(),
+        [(bool(played.in_fantasyland.get(s.id)), played.streak.get(s.id, 1)) for s in seats],
+        table.level.tournament.rules,
+    )
+    was = {result.seat.position: result for result in last.results}
+    players = tuple(
+        replace(
+            player,
+            was=was[player.position].points,
+            was_fantasyland_next=was[player.position].fantasyland_next,
+        )
+        for player in preview.players
+    )
+    return replace(preview, players=players)
+
+
+@revisor_required
+def fix_check(request):
+    """Check the fix: score the cards and show them against the hand as it was, changing
+    nothing."""
+    if request.method != "POST":
+        return redirect("revisor:fix")
+    table = request.revisor_table
+    last = _last_hand(table)
+    refused = _not_fixable(request, table, last)
+    if refused is not None:
+        return refused
+    form = _cards_form(last, request.POST)
+    if not form.is_valid():
+        return _render_cards(request, last, form=form, status=400)
+    stale = _stale(request, last, form)
+    if stale is not None:
+        return stale
+    try:
+        preview = _preview_fix(table, last, form)
+    except InvalidHand as error:  # the form checks rows and duplicates: a safety net
+        form.add_error(None, invalid_hand_message(error, [s.player.name for s in last.seats]))
+        return _render_cards(request, last, form=form, status=400)
+    return _render_cards(request, last, form=form, preview=preview)
+
+
+def _already_saved():
+    return _("This correction of hand %(hand)d was already saved.")
+
+
+def _posted_key(data):
+    with suppress(ValueError, TypeError, AttributeError):
+        return uuid.UUID(str(data.get("idempotency_key")))
+    return None
+
+
+@revisor_required
+def fix_confirm(request):
+    """Save the checked fix as a new version; the same submission twice saves it once."""
+    if request.method != "POST":
+        return redirect("revisor:fix")
+    table = request.revisor_table
+    last = _last_hand(table)
+    if last is not None and _posted_key(request.POST) == last.version.idempotency_key:
+        # This very fix is the hand's version now: the answer to it was lost on the way.
+        messages.info(request, _already_saved() % {"hand": last.hand.number})
+        return fresh_card(request)
+    refused = _not_fixable(request, table, last)
+    if refused is not None:
+        return refused
+    form = _cards_form(last, request.POST)
+    if not form.is_valid():
+        return _render_cards(request, last, form=form, status=400)
+    stale = _stale(request, last, form)
+    if stale is not None:
+        return stale
+    try:
+        corrected = hands.correct_hand(
+            hand=last.hand,
+            actor=None,
+            actor_label=label(table),
+            only_if_last=True,
+            **form.service_kwargs(),
+        )
+    except NotAllowed as error:  # the next hand was recorded meanwhile
+        messages.error(request, str(error))
+        return fresh_card(request)
+    except ServiceError as error:
+        add_service_error(form, error)
+        return _render_cards(request, last, form=form, status=400)
+    if corrected.created:
+        messages.success(request, _("Hand %(hand)d corrected.") % {"hand": last.hand.number})
+    else:  # the same submission, saved by a request that crossed this one
+        messages.info(request, _already_saved() % {"hand": last.hand.number})
+    return fresh_card(request)

@@ -79,7 +79,7 @@ class Scene:
 def in_play(actor=None):
     """Level 1 of 9 players in play (3 hands at least). Table 1: hand 1 by points (seat 0 to
     Fantasyland), hand 2 by cards, hand 1 corrected with a reason, a timeout (-10) with a
-    note and a rescinded warning; table 2 one hand; table 3 none yet."""
+    note and a rescinded warning; table 2 one hand (seat 1 to Fantasyland); table 3 none yet."""
     tournament = registration.create_tournament(actor=actor, name="Malmö Open", min_hands=3)
     for name in LONG_NAMES:
         registration.register_player(tournament=tournament, actor=actor, name=name)
@@ -102,7 +102,7 @@ def in_play(actor=None):
     penalties.give_penalty(
         tournament=tournament, player=player, kind="timeout", actor=actor, note=PENALTY_NOTE
     )
-    record(second, 1, points={0: -3, 1: 7, 2: -4}, actor=actor)
+    record(second, 1, points={0: -3, 1: 7, 2: -4}, fantasyland={1}, actor=actor)
     tournament.refresh_from_db()
     first.refresh_from_db()
     return Scene(tournament, first, player)

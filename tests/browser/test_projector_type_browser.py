@@ -1,0 +1,78 @@
+"""Every big-screen view, on a 1920 x 1080 projector: no text smaller than 28 px, readable from
+the back of the room (the public tables and standings, the TD's seating and standings), in
+play and with the tournament finished."""
+
+import pytest
+from django.urls import reverse
+
+from tests.browser import public_scenes
+from tests.browser.helpers import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SMALLEST = 28  # px
+
+# Every visible element with text of its own, smaller than `least` px: "tag.class: text (size)".
+SMALL_TEXT = """(least) => {
+  const found = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (box.width <= 1 || box.height <= 1 || style.visibility === "hidden") continue;
+    const size = parseFloat(style.fontSize);
+    if (size < least)
+      found.push(el.tagName.toLowerCase() + (el.className ? "." + el.className : "") + ": "
+        + el.textContent.trim().replace(/\\s+/g, " ").slice(0, 30) + " (" + size + " px)");
+  }
+  return found;
+}"""
+
+
+@pytest.fixture
+def projector(chromium_browser, live_server):
+    context = chromium_browser.new_context(viewport={"width": 1920, "height": 1080})
+    yield context.new_page()
+    context.close()
+
+
+def views(scene):
+    """The big-screen views of the scene's tournament: the public ones, then the TD's."""
+    pk = scene.tournament.pk
+    urls = scene.public_urls()
+    public = {name: urls[name] for name in ("tables projector", "standings projector")}
+    level = scene.tournament.levels.order_by("number").last().number
+    td = {
+        "TD seating projector": reverse("td:level_projector", args=[pk, level]),
+        "TD standings projector": reverse("td:standings_projector", args=[pk]),
+    }
+    return public, td
+
+
+@pytest.mark.parametrize("build", [public_scenes.in_play, public_scenes.finished])
+def test_every_projector_view_has_text_of_28_px_at_least(build, projector, live_server, td_user):
+    scene = build(td_user)
+    public, td = views(scene)
+    for name, url in public.items():
+        projector.goto(live_server.url + url)
+        assert projector.locator("body.projector").count() == 1, name
+        found = projector.evaluate(SMALL_TEXT, SMALLEST)
+        assert found == [], (name, found)
+    log_in(projector, live_server)
+    for name, url in td.items():
+        projector.goto(live_server.url + url)
+        assert projector.locator("body.projector").count() == 1, name
+        found = projector.evaluate(SMALL_TEXT, SMALLEST)
+        assert found == [], (name, found)
+
+
+def test_the_public_standings_on_the_big_screen_are_not_the_phones_small_type(
+    projector, live_server, td_user
+):
+    """The phones' standings are set at .92rem (14.7 px); the big screen's rows are in its own
+    type: 1920 px wide, 40 px."""
+    scene = public_scenes.in_play(td_user)
+    projector.goto(live_server.url + scene.public_urls()["standings projector"])
+    row = projector.locator("table.standings tbody th").first
+    assert row.evaluate("(el) => getComputedStyle(el).fontSize") == "40px"

@@ -244,6 +244,19 @@ def _preview_fix(table, last, form):
     return replace(preview, players=players)
 
 
+def _posted_fix(request, last):
+    """The fix posted, read and checked against the hand as it stands: (form, None) to go
+    on with, or (None, the answer: the card saying why not, or the form with its errors)."""
+    refused = _not_fixable(request, request.revisor_table, last)
+    if refused is not None:
+        return None, refused
+    form = _cards_form(last, request.POST)
+    if not form.is_valid():
+        return None, _render_cards(request, last, form=form, status=400)
+    stale = _stale(request, last, form)
+    return (None, stale) if stale is not None else (form, None)
+
+
 @revisor_required
 def fix_check(request):
     """Check the fix: score the cards and show them against the hand as it was, changing
@@ -252,15 +265,9 @@ def fix_check(request):
         return redirect("revisor:fix")
     table = request.revisor_table
     last = _last_hand(table)
-    refused = _not_fixable(request, table, last)
-    if refused is not None:
-        return refused
-    form = _cards_form(last, request.POST)
-    if not form.is_valid():
-        return _render_cards(request, last, form=form, status=400)
-    stale = _stale(request, last, form)
-    if stale is not None:
-        return stale
+    form, answer = _posted_fix(request, last)
+    if answer is not None:
+        return answer
     try:
         preview = _preview_fix(table, last, form)
     except InvalidHand as error:  # the form checks rows and duplicates: a safety net
@@ -290,15 +297,9 @@ def fix_confirm(request):
         # This very fix is the hand's version now: the answer to it was lost on the way.
         messages.info(request, _already_saved() % {"hand": last.hand.number})
         return fresh_card(request)
-    refused = _not_fixable(request, table, last)
-    if refused is not None:
-        return refused
-    form = _cards_form(last, request.POST)
-    if not form.is_valid():
-        return _render_cards(request, last, form=form, status=400)
-    stale = _stale(request, last, form)
-    if stale is not None:
-        return stale
+    form, answer = _posted_fix(request, last)
+    if answer is not None:
+        return answer
     try:
         corrected = hands.correct_hand(
             hand=last.hand,

@@ -1,7 +1,8 @@
 """The revisor's hand pages on a 360 × 740 phone, at a 3-player table of 30+-character names:
 the entry by cards (the picker), its check (the scored hand read out to the table), a refusal,
-and "Fix hand" by cards and by points. None is wider than the screen or cuts a number off,
-and every primary action is >= 44 px high, every link and checkbox >= 24 px."""
+and "Fix hand" by cards (through the picker, a check and a confirm; in Swedish too) and by
+points. None is wider than the screen or cuts a number off, and every primary action is
+>= 44 px high, every link and checkbox >= 24 px."""
 
 import re
 import uuid
@@ -225,3 +226,21 @@ def test_fix_hand_by_points_fits_a_phone(phone_page, live_server, table):
     page.get_by_text("they add up to +1").first.wait_for()
     fits(page)
     targets_are_large(page)
+
+
+def test_the_fix_by_cards_and_its_check_fit_a_phone_in_swedish(phone_page, live_server, table):
+    record(table, 1, boards=by_position(table, BOARDS))
+    page = phone_page
+    page.context.add_cookies([{"name": "django_language", "value": "sv", "url": live_server.url}])
+    bind(page, live_server, table)
+    page.goto(f"{live_server.url}/r/card/fix/")
+    page.locator("[data-picker]:not([hidden])").wait_for()
+    fits(page)
+    targets_are_large(page)
+    page.get_by_label("Motivering").fill("Fel ordning i Per-Olofs topp")
+    page.get_by_role("button", name="Kontrollera rättelsen").click()
+    page.get_by_text("Hand 1 rättad: läs upp den, bekräfta den sedan").wait_for()
+    fits(page)
+    targets_are_large(page)
+    was = page.get_by_role("article", name=KARL).locator(".scored-was")
+    assert was.inner_text() == "var +36, nu +36"

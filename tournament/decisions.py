@@ -60,6 +60,16 @@ DECISIONS = [
         ),
     ),
     (
+        _("Closing a level"),
+        _(
+            "The TD closes a level on a page that lists what is still open. It closes only "
+            "when every table is over, every call of a revisor is cleared and every tie for "
+            "first is settled (or played out); its results are then final. A call is never "
+            "lost: one left at a table no longer in play stays on the live dashboard until "
+            "the TD clears it."
+        ),
+    ),
+    (
         _("Final standings"),
         _(
             "Champion first; then the other players of the last table by their points there; "

@@ -310,3 +310,16 @@ def test_the_page_costs_the_same_queries_at_any_size(
         response = td_client.get(url("td:advance", tournament))
     assert response.status_code == 200
     assert f"{players // 3} tables still playing" in text(response)
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "words"),
+    [
+        ("en", "Closing a level", "every call of a revisor is cleared"),
+        ("sv", "Stänga en nivå", "varje tillkallning från en revisor är avslutad"),
+    ],
+)
+def test_the_rule_is_told_to_the_td_among_the_decisions(td_client, language, title, words):
+    td_client.cookies["django_language"] = language
+    html = td_client.get(reverse("td:tournament_create")).content.decode()
+    assert f"<dt>{title}</dt>" in html and words in html

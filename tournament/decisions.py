@@ -1,4 +1,4 @@
-"""Where the rulebook is silent, the product decides: shown to the TD as help.
+"""Where the rulebook is silent, these rulings apply: shown to the TD as help.
 
 Each entry mirrors a (decision) in rules.md, so that nothing is decided in secret.
 """

@@ -110,7 +110,8 @@ class Tournament(KeptModel):
         default=EntryMode.EITHER,
         help_text=_(
             "How the revisor records a hand: each player's points (summing to zero), or the "
-            "players' cards, which the product scores."
+            "players' cards, from which the hand is scored by this tournament's royalty table "
+            "and scoring method, fouls and Fantasyland included."
         ),
     )
     royalties = models.CharField(

@@ -1,5 +1,7 @@
 """The audit log kept as data: `params` holds what happened, the sentence is written when shown.
 
+(And the entry mode's help speaks about the rules, not about the software.)
+
 Existing entries stored an English sentence (`summary`); they are read back into params
 (tournament/audit_legacy.py knows every form the services wrote) and keep their stored
 text, which is shown as it is where it could not be read back.
@@ -74,4 +76,18 @@ class Migration(migrations.Migration):
             field=models.CharField(blank=True, max_length=300),
         ),
         migrations.RunPython(read_back_params, write_sentences_back, elidable=False),
+        # Help that speaks about the rules, not about the software (issue 17).
+        migrations.AlterField(
+            model_name="tournament",
+            name="entry_mode",
+            field=models.CharField(
+                choices=[("points", "Points"), ("cards", "Cards"), ("either", "Points or cards")],
+                default="either",
+                help_text="How the revisor records a hand: each player's points (summing to "
+                "zero), or the players' cards, from which the hand is scored by this "
+                "tournament's royalty table and scoring method, fouls and Fantasyland included.",
+                max_length=10,
+                verbose_name="hand entry",
+            ),
+        ),
     ]

@@ -35,8 +35,8 @@ VARIANT_HELP = {
             "The revisor types each player's points for the hand; they must sum to zero."
         ),
         "cards": gettext_lazy(
-            "The revisor enters every player's three rows; the product scores the hand, "
-            "the royalties, fouls and Fantasyland."
+            "The revisor enters every player's three rows; the hand is scored from the "
+            "cards: rows, royalties, fouls and Fantasyland."
         ),
         "either": gettext_lazy("The revisor chooses for every hand: points or cards."),
     },

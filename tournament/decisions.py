@@ -77,4 +77,15 @@ DECISIONS = [
             "place at their table and then by their points. Disqualified players last."
         ),
     ),
+    (
+        _("Player names"),
+        _(
+            "A name must show as something: one made only of invisible characters, or holding "
+            "a character that changes the direction of the text, is refused. Names that differ "
+            "only in case or accents (“asa oberg” and “Åsa Öberg”) are the same name: the second "
+            "is already registered, and a pasted list skips it. Names that differ only in "
+            "spacing or punctuation (“Per Olof” and “Per-Olof”) may be two players: the TD is "
+            "asked, and ticks “another player” to register both."
+        ),
+    ),
 ]

@@ -11,7 +11,6 @@ Every text limit is read from the model's column (`max_length`), never repeated.
 """
 
 import re
-import unicodedata
 import uuid
 from dataclasses import dataclass
 
@@ -29,10 +28,18 @@ from scoring.cards import card_code, format_card
 from scoring.errors import Problem
 from tournament.hand_errors import invalid_hand_message
 from tournament.models import Draw, HandVersion, Penalty, Player, TieSettlement, Tournament
+from tournament.names import (
+    Taken,
+    alike_question,
+    already_registered,
+    check_shown,
+    clean_name,
+    compare_list,
+)
 from tournament.services.backup_schema import MAX_BYTES, parse_backup
 from tournament.services.errors import InvalidEntry
 from tournament.services.hands import MAX_POINTS
-from tournament.services.registration import MIN_HANDS_RANGE
+from tournament.services.registration import MIN_HANDS_RANGE, taken_names
 from tournament.validation import clean_int, clean_text
 
 MAX_HAND_NUMBER = 32767  # the Hand.number column (PositiveSmallIntegerField)
@@ -70,19 +77,6 @@ def _entry(func, *args, **kwargs):
         return func(*args, **kwargs)
     except InvalidEntry as exc:
         raise ValidationError(exc.message, code="invalid") from exc
-
-
-def name_key(name):
-    """Two names are the same player when this matches ("Åsa" and "åsa " clash)."""
-    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
-
-
-def _registered(tournament, exclude=None):
-    """Every name registered in the tournament (withdrawn ones too), by name_key."""
-    players = Player.objects.filter(tournament=tournament)
-    if exclude is not None:
-        players = players.exclude(pk=exclude.pk)
-    return {name_key(name): name for name in players.values_list("name", flat=True)}
 
 
 def _choice_messages(label):
@@ -207,8 +201,35 @@ class TournamentSettingsForm(forms.ModelForm):
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
 
 
+class NameField(TextField):
+    """A name as the services keep it (`names.clean_name`): clean text that shows as
+    something, without characters that turn its direction."""
+
+    def clean(self, value):
+        text = super().clean(value)
+        if text:
+            _entry(check_shown, text, label=str(self.label or _("This field")))
+        return text
+
+
+class ConfirmNamesField(forms.MultipleChoiceField):
+    """A checkbox for each lookalike name a form asks about: ticked, "they are two players".
+
+    The names asked about are known only once what was typed is read, so any name sent
+    is taken here; the form sets the choices it shows (one per question).
+    """
+
+    widget = forms.CheckboxSelectMultiple
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, choices=(), **kwargs)
+
+    def valid_value(self, value):
+        return True
+
+
 def _name_field():
-    return TextField(
+    return NameField(
         max_length=max_length(Player, "name"),
         label=_verbose(Player, "name"),
         widget=forms.TextInput(
@@ -218,44 +239,78 @@ def _name_field():
 
 
 class PlayerForm(forms.Form):
-    """One player's name; with `tournament`, a name already registered there is refused."""
+    """One player's name. With `tournament`, the same name as a registered player's is
+    refused, and a lookalike is asked about: registered once `confirm` is ticked
+    (tournament/names.py). `registration.register_player(..., **form.service_kwargs())`.
+    """
 
     name = _name_field()
+    confirm = ConfirmNamesField(label=_("Another player?"))
+    confirm_label = _("Yes, another player: add %(name)s")
 
     def __init__(self, *args, tournament=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
+        self.alike = None  # the registered name the one typed looks like
 
-    def taken_names(self):
-        return _registered(self.tournament) if self.tournament is not None else {}
+    def taken(self):
+        return taken_names(self.tournament) if self.tournament is not None else Taken()
 
     def clean_name(self):
         name = self.cleaned_data["name"]
-        taken = self.taken_names().get(name_key(name))
-        if taken is not None:
-            raise ValidationError(
-                _("%(name)s is already registered."), code="taken", params={"name": taken}
-            )
+        taken = self.taken()
+        same = taken.same(name)
+        if same is not None:
+            raise ValidationError(already_registered(name, same), code="taken")
+        self.alike = taken.alike(name)
         return name
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.alike is not None:
+            name = cleaned["name"]
+            self.fields["confirm"].choices = [(name, lazy_format(self.confirm_label, name=name))]
+            if not self.confirmed():
+                self.add_error(
+                    "name", ValidationError(alike_question(name, self.alike), code="lookalike")
+                )
+        return cleaned
+
+    def confirmed(self):
+        """The TD ticked "another player" for the lookalike name typed."""
+        name = self.cleaned_data.get("name")
+        return self.alike is not None and name in self.cleaned_data.get("confirm", ())
+
+    def service_kwargs(self):
+        return {"name": self.cleaned_data["name"], "lookalike_confirmed": self.confirmed()}
 
 
 class RenamePlayerForm(PlayerForm):
     """A new name for `player`: the same rules, and no other player of his may have it."""
+
+    confirm_label = _("Yes, another player: rename to %(name)s")
 
     def __init__(self, *args, player, **kwargs):
         kwargs.setdefault("initial", {"name": player.name})
         super().__init__(*args, tournament=player.tournament, **kwargs)
         self.player = player
 
-    def taken_names(self):
-        return _registered(self.tournament, exclude=self.player)
+    def taken(self):
+        return taken_names(self.tournament, exclude=self.player)
+
+
+_LINE_QUESTION = _("Line %(line)d: %(question)s")
+_CONFIRM_LINE = _("Line %(line)d: yes, another player: register %(name)s")
 
 
 class PlayerListForm(forms.Form):
-    """Many players at once: one name a line, all accepted or none.
+    """Many players at once, one name a line: `registration.register_players(...,
+    **form.service_kwargs())` registers them all or none.
 
-    Blank lines are skipped. Every problem line is reported, with its number; only
-    when there is none is `cleaned_data["names"]` the list of clean names.
+    Blank lines are skipped. A name already registered or already on an earlier line is
+    left for the service to skip (and report). Every line that must change is reported
+    with its number: a name that cannot be kept, and a lookalike (tournament/names.py)
+    whose checkbox in `confirm_names` is not ticked.
     """
 
     names = forms.CharField(
@@ -271,10 +326,17 @@ class PlayerListForm(forms.Form):
             }
         ),
     )
+    confirm_names = ConfirmNamesField(label=_("Names very like another"))
 
     def __init__(self, *args, tournament=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
+        self.asked = []  # names.Line of each lookalike asked about
+        self.lines_to_check = 0
+
+    def _confirmations(self):
+        # Read before the checkboxes' own cleaning: the lines' questions depend on them.
+        return set(self["confirm_names"].value() or ())
 
     def clean_names(self):
         raw = self.cleaned_data.get("names") or ""
@@ -285,44 +347,43 @@ class PlayerListForm(forms.Form):
                 code="too_long",
                 params={"count": len(lines), "max": MAX_LIST_LINES},
             )
-        taken = _registered(self.tournament) if self.tournament is not None else {}
         limit = max_length(Player, "name")
-        errors, names, first_line = [], [], {}
+        errors, entries = [], []
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
                 label = str(lazy_format(_("Line %(line)d"), line=number))
-                name = _entry(clean_text, line, label=label, max_length=limit)
+                entries.append((_entry(clean_name, line, label=label, max_length=limit), number))
             except ValidationError as error:
-                errors.append(error)
-                continue
-            key = name_key(name)
-            if key in first_line:
-                errors.append(
-                    ValidationError(
-                        _("Line %(line)d: %(name)s is already on line %(first)d."),
-                        code="duplicate",
-                        params={"line": number, "name": name, "first": first_line[key]},
-                    )
+                errors.append((number, error))
+        taken = taken_names(self.tournament) if self.tournament is not None else Taken()
+        confirmed = self._confirmations()
+        self.asked = [line for line in compare_list(entries, taken) if line.alike is not None]
+        self.fields["confirm_names"].choices = [
+            (line.name, lazy_format(_CONFIRM_LINE, line=line.line, name=line.name))
+            for line in self.asked
+        ]
+        for line in self.asked:
+            if line.name not in confirmed:
+                question = alike_question(line.name, line.alike)
+                message = lazy_format(
+                    _("Line %(line)d: %(question)s"), line=line.line, question=question
                 )
-                continue
-            first_line[key] = number
-            if key in taken:
-                errors.append(
-                    ValidationError(
-                        _("Line %(line)d: %(name)s is already registered."),
-                        code="taken",
-                        params={"line": number, "name": taken[key]},
-                    )
-                )
-                continue
-            names.append(name)
+                errors.append((line.line, ValidationError(message, code="lookalike")))
         if errors:
-            raise ValidationError(errors)
-        if not names:
+            self.lines_to_check = len(errors)  # the summary counts them; each is shown once
+            raise ValidationError([error for _line, error in sorted(errors, key=lambda e: e[0])])
+        if not entries:
             raise ValidationError(_("Enter at least one name."), code="required")
-        return names
+        return [name for name, _line in entries]
+
+    def service_kwargs(self):
+        asked = {line.name for line in self.asked}
+        return {
+            "names": self.cleaned_data["names"],
+            "confirmed": sorted(asked & set(self.cleaned_data["confirm_names"])),
+        }
 
 
 # ---------------------------------------------------------------- hands

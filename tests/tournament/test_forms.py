@@ -144,6 +144,15 @@ def test_player_form_normalizes_the_name():
         (LONG_NAME, "Name can have at most 80 characters (it has 81)."),
         ("Bo\x00", "Name contains a character that cannot be kept (U+0000)."),
         ("Bo\x1b[31m", "Name contains a character that cannot be kept (U+001B)."),
+        (
+            "\u200b \u3164",
+            "Name is made only of invisible characters (such as U+200B): it would show as nothing.",
+        ),
+        (
+            "Bo\u2067",
+            "Name contains a character that changes the direction of the text (U+2067): the "
+            "name could show as something it is not.",
+        ),
     ],
 )
 def test_player_form_refuses_bad_names(name, message):
@@ -152,17 +161,45 @@ def test_player_form_refuses_bad_names(name, message):
     assert errors(form, "name") == [message]
 
 
+SAME = "names that differ only in case or accents are the same name."
+
+
 @pytest.mark.django_db
-def test_player_form_refuses_a_registered_name_whatever_its_case(make_tournament):
+def test_player_form_refuses_a_registered_name_whatever_its_case_and_accents(make_tournament):
     tournament = make_tournament(["Anna", "åsa"])
     taken = PlayerForm({"name": "ANNA"}, tournament=tournament)
     assert not taken.is_valid()
-    assert errors(taken, "name") == ["Anna is already registered."]
-    # Non-ASCII letters fold too (SQLite's iexact would miss this one).
-    swedish = PlayerForm({"name": "Åsa"}, tournament=tournament)
-    assert not swedish.is_valid()
-    assert errors(swedish, "name") == ["åsa is already registered."]
+    assert errors(taken, "name") == [f"ANNA is already registered as Anna (no. 1): {SAME}"]
+    # Non-ASCII letters fold too (SQLite's iexact would miss this one), and accents go.
+    for typed in ("Åsa", "Asa"):
+        swedish = PlayerForm({"name": typed}, tournament=tournament)
+        assert not swedish.is_valid()
+        assert errors(swedish, "name") == [f"{typed} is already registered as åsa (no. 2): {SAME}"]
+    exact = PlayerForm({"name": "Anna"}, tournament=tournament)
+    assert errors(exact, "name") == ["Anna is already registered (no. 1)."]
     assert PlayerForm({"name": "Bo"}, tournament=tournament).is_valid()
+
+
+@pytest.mark.django_db
+def test_player_form_asks_about_a_lookalike_and_gives_the_confirmation(make_tournament):
+    tournament = make_tournament(["Karl-Erik Lind"])
+    asked = PlayerForm({"name": "Karl Erik Lind"}, tournament=tournament)
+    assert not asked.is_valid()
+    assert errors(asked, "name") == [
+        "Karl Erik Lind is very like Karl-Erik Lind (no. 1). Is this another player?"
+    ]
+    assert [(value, str(label)) for value, label in asked.fields["confirm"].choices] == [
+        ("Karl Erik Lind", "Yes, another player: add Karl Erik Lind")
+    ]
+    confirmed = PlayerForm(
+        {"name": "Karl  Erik Lind", "confirm": ["Karl Erik Lind"]}, tournament=tournament
+    )
+    assert confirmed.is_valid(), confirmed.errors
+    assert confirmed.service_kwargs() == {"name": "Karl Erik Lind", "lookalike_confirmed": True}
+    plain = PlayerForm({"name": "Karl Lind", "confirm": ["Karl Lind"]}, tournament=tournament)
+    assert plain.is_valid()
+    assert plain.service_kwargs() == {"name": "Karl Lind", "lookalike_confirmed": False}
+    assert plain.fields["confirm"].choices == []  # nothing to ask about: no checkbox
 
 
 @pytest.mark.django_db
@@ -173,20 +210,26 @@ def test_rename_form_lets_a_player_keep_his_name_but_not_take_another(make_tourn
     recased = RenamePlayerForm({"name": "ANNA"}, player=anna)
     assert recased.is_valid()
     assert recased.cleaned_data["name"] == "ANNA"
-    clash = RenamePlayerForm({"name": "bo"}, player=anna)
+    clash = RenamePlayerForm({"name": "bö"}, player=anna)
     assert not clash.is_valid()
-    assert errors(clash, "name") == ["Bo is already registered."]
+    assert errors(clash, "name") == [f"bö is already registered as Bo (no. 2): {SAME}"]
+    alike = RenamePlayerForm({"name": "B-O"}, player=anna)
+    assert errors(alike, "name") == ["B-O is very like Bo (no. 2). Is this another player?"]
+    assert str(alike.fields["confirm"].choices[0][1]) == "Yes, another player: rename to B-O"
     too_long = RenamePlayerForm({"name": LONG_NAME}, player=anna)
     assert not too_long.is_valid()
 
 
 def test_player_list_reports_every_bad_line_with_its_number():
-    # Line 2 is blank (skipped), 3 and 4 clash ("åsa"/"Åsa"), line 5 is too long.
-    form = PlayerListForm({"names": "Anna\n\nåsa\nÅsa\n" + LONG_NAME})
+    # Line 2 is blank (skipped), 3 and 4 are the same name (the service skips the second),
+    # line 5 is too long, line 6 shows nothing, line 7 turns the text around.
+    form = PlayerListForm({"names": "Anna\n\nåsa\nÅsa\n" + LONG_NAME + "\n\u2800\n\u202eBo"})
     assert not form.is_valid()
     assert errors(form, "names") == [
-        "Line 4: Åsa is already on line 3.",
         "Line 5 can have at most 80 characters (it has 81).",
+        "Line 6 is made only of invisible characters (such as U+2800): it would show as nothing.",
+        "Line 7 contains a character that changes the direction of the text (U+202E): the "
+        "name could show as something it is not.",
     ]
     assert "names" not in form.cleaned_data  # nothing half-accepted
 
@@ -195,6 +238,7 @@ def test_player_list_gives_the_clean_names_in_order():
     form = PlayerListForm({"names": " Anna  Berg \r\n\r\n  \r\nBo\r\nA\u030asa\r\n"})
     assert form.is_valid(), form.errors
     assert form.cleaned_data["names"] == ["Anna Berg", "Bo", "Åsa"]
+    assert form.service_kwargs() == {"names": ["Anna Berg", "Bo", "Åsa"], "confirmed": []}
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "  \r\n \t \r\n"])
@@ -211,14 +255,36 @@ def test_player_list_reports_a_forbidden_character_on_its_line():
 
 
 @pytest.mark.django_db
-def test_player_list_refuses_names_already_registered(make_tournament):
+def test_player_list_leaves_names_already_registered_for_the_service_to_skip(make_tournament):
     tournament = make_tournament(["Anna", "Åsa"])
-    form = PlayerListForm({"names": "Dan\nanna\nÅSA\nEva"}, tournament=tournament)
-    assert not form.is_valid()
-    assert errors(form, "names") == [
-        "Line 2: Anna is already registered.",
-        "Line 3: Åsa is already registered.",
+    form = PlayerListForm({"names": "Dan\nanna\nASA\nEva"}, tournament=tournament)
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["names"] == ["Dan", "anna", "ASA", "Eva"]
+
+
+@pytest.mark.django_db
+def test_player_list_asks_about_each_lookalike_line(make_tournament):
+    tournament = make_tournament(["Karl-Erik Lind"])
+    typed = "Karl Erik Lind\nBo\n\nBo-"
+    asked = PlayerListForm({"names": typed}, tournament=tournament)
+    assert not asked.is_valid()
+    assert errors(asked, "names") == [
+        "Line 1: Karl Erik Lind is very like Karl-Erik Lind (no. 1). Is this another player?",
+        "Line 4: Bo- is very like Bo on line 2. Is this another player?",
     ]
+    assert [(v, str(label)) for v, label in asked.fields["confirm_names"].choices] == [
+        ("Karl Erik Lind", "Line 1: yes, another player: register Karl Erik Lind"),
+        ("Bo-", "Line 4: yes, another player: register Bo-"),
+    ]
+    # A confirmation for a name the list does not ask about is not passed on.
+    both = PlayerListForm(
+        {"names": typed, "confirm_names": ["Bo-", "Karl Erik Lind", "Cia"]}, tournament=tournament
+    )
+    assert both.is_valid(), both.errors
+    assert both.service_kwargs() == {
+        "names": ["Karl Erik Lind", "Bo", "Bo-"],
+        "confirmed": ["Bo-", "Karl Erik Lind"],
+    }
 
 
 # ---------------------------------------------------------------- points

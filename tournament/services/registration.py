@@ -1,5 +1,7 @@
 """Tournaments and their players, before the first draw."""
 
+from dataclasses import dataclass
+
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -7,6 +9,13 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from tournament.models import Level, Player, Tournament
+from tournament.names import (
+    Taken,
+    alike_question,
+    already_registered,
+    clean_name,
+    compare_list,
+)
 from tournament.services import audit
 from tournament.services.errors import InvalidEntry, NotAllowed
 from tournament.services.locking import lock_tournament, touch_tournament
@@ -36,6 +45,7 @@ CHOICES = {
 }
 MIN_HANDS_RANGE = (1, 200)  # as the model's check constraint
 PLAYER_NAME_LENGTH = Player._meta.get_field("name").max_length
+MAX_LIST_NAMES = 1000  # names registered from one pasted list, at most
 
 
 def _label(field):
@@ -74,7 +84,8 @@ def _validate(values):
 
 
 def clean_player_name(name):
-    return clean_text(
+    """A name as kept: clean text that shows as something (tournament/names.py)."""
+    return clean_name(
         name,
         label=_("The player's name"),
         max_length=PLAYER_NAME_LENGTH,
@@ -119,29 +130,136 @@ def update_settings(*, tournament, actor, **changes):
     return tournament
 
 
-@transaction.atomic
-def register_player(*, tournament, actor, name):
-    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
-    name = clean_player_name(name)
+def taken_names(tournament, exclude=None):
+    """The tournament's names (withdrawn players' too) that a new one is compared with."""
+    players = Player.objects.filter(tournament=tournament)
+    if exclude is not None:
+        players = players.exclude(pk=exclude.pk)
+    return Taken.of_players(players.values_list("number", "name"))
+
+
+def _check_new_name(name, taken, *, lookalike_confirmed):
+    """The same name as one taken is refused; a lookalike needs the TD's confirmation.
+
+    Returns the lookalike the TD confirmed, or None.
+    """
+    same = taken.same(name)
+    if same is not None:
+        raise InvalidEntry(already_registered(name, same))
+    alike = taken.alike(name)
+    if alike is not None and not lookalike_confirmed:
+        raise InvalidEntry(alike_question(name, alike))
+    return alike
+
+
+def _refuse_after_the_draw(tournament):
     if Level.objects.filter(tournament=tournament).exists():
         raise NotAllowed(_("Players can only be registered before the first draw."))
-    if Player.objects.filter(tournament=tournament, name__iexact=name).exists():
-        raise InvalidEntry(_("%(name)s is already registered.") % {"name": name})
-    number = (tournament.players.aggregate(m=Max("number"))["m"] or 0) + 1
+
+
+def _next_number(tournament):
+    return (tournament.players.aggregate(m=Max("number"))["m"] or 0) + 1
+
+
+def _create(tournament, actor, name, number, alike):
     try:
         with transaction.atomic():
             player = Player.objects.create(tournament=tournament, number=number, name=name)
     except IntegrityError as exc:
         raise InvalidEntry(_("%(name)s is already registered.") % {"name": name}) from exc
-    touch_tournament(tournament)
     audit.record(
         tournament=tournament,
         actor=actor,
         action="player.register",
         params={"name": name, "number": number},
-        after={"number": number, "name": name},
+        after={"number": number, "name": name, **_confirmed(alike)},
     )
     return player
+
+
+def _confirmed(alike):
+    """What the audit keeps of a lookalike the TD confirmed to be another player."""
+    return {} if alike is None else {"confirmed_lookalike_of": alike.name}
+
+
+@transaction.atomic
+def register_player(*, tournament, actor, name, lookalike_confirmed=False):
+    """Register one player. A lookalike of a registered name (see tournament/names.py)
+    needs `lookalike_confirmed`: the TD has said they are two players."""
+    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
+    name = clean_player_name(name)
+    lookalike_confirmed = clean_bool(lookalike_confirmed, label=_("The confirmation"))
+    _refuse_after_the_draw(tournament)
+    alike = _check_new_name(name, taken_names(tournament), lookalike_confirmed=lookalike_confirmed)
+    player = _create(tournament, actor, name, _next_number(tournament), alike)
+    touch_tournament(tournament)
+    return player
+
+
+@dataclass(frozen=True)
+class ListRegistered:
+    """What came of a pasted list: the players registered, and the names skipped."""
+
+    players: list
+    skipped: list  # names.Line, each with `.same`: the name it repeats
+
+
+def _clean_names(names):
+    if not isinstance(names, (list, tuple)):
+        raise InvalidEntry(_("The names must be a list."))
+    if len(names) > MAX_LIST_NAMES:
+        raise InvalidEntry(
+            _("The list has %(count)d names; at most %(max)d can be registered at once.")
+            % {"count": len(names), "max": MAX_LIST_NAMES}
+        )
+    if not names:
+        raise InvalidEntry(_("Enter at least one name."))
+    return [
+        clean_name(
+            name,
+            label=_("Name %(index)d of the list") % {"index": index},
+            max_length=PLAYER_NAME_LENGTH,
+        )
+        for index, name in enumerate(names, start=1)
+    ]
+
+
+def _clean_confirmed(confirmed):
+    if not isinstance(confirmed, (list, tuple, set, frozenset)) or not all(
+        isinstance(name, str) for name in confirmed
+    ):
+        raise InvalidEntry(_("The confirmed names must be a list of names."))
+    return set(confirmed)
+
+
+@transaction.atomic
+def register_players(*, tournament, actor, names, confirmed=()):
+    """Register a pasted list, all or nothing, in its order.
+
+    A name already registered, or already earlier in the list (the same name, see
+    tournament/names.py), is skipped and reported, not refused: an updated sign-up list
+    can be pasted again. A lookalike is registered only when its name is in `confirmed`
+    (the TD has said they are two players); otherwise nothing is registered.
+    """
+    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
+    names = _clean_names(names)
+    confirmed = _clean_confirmed(confirmed)
+    _refuse_after_the_draw(tournament)
+    lines = compare_list([(name, None) for name in names], taken_names(tournament))
+    unconfirmed = next(
+        (line for line in lines if line.alike is not None and line.name not in confirmed), None
+    )
+    if unconfirmed is not None:
+        raise InvalidEntry(alike_question(unconfirmed.name, unconfirmed.alike))
+    number = _next_number(tournament)
+    players = []
+    for line in lines:
+        if line.same is None:
+            players.append(_create(tournament, actor, line.name, number, line.alike))
+            number += 1
+    if players:
+        touch_tournament(tournament)
+    return ListRegistered(players, [line for line in lines if line.same is not None])
 
 
 @transaction.atomic
@@ -168,17 +286,21 @@ def withdraw_player(*, player, actor):
 
 
 @transaction.atomic
-def rename_player(*, player, actor, name):
-    """Correct a player's name (a typo at registration); the old name stays in the audit."""
+def rename_player(*, player, actor, name, lookalike_confirmed=False):
+    """Correct a player's name (a typo at registration); the old name stays in the audit.
+
+    The new name is held to the rules of a new player's (`register_player`).
+    """
     player = saved(player, Player, label=_("The player"))
     tournament = lock_tournament(player.tournament)
     player.refresh_from_db()
     name = clean_player_name(name)
+    lookalike_confirmed = clean_bool(lookalike_confirmed, label=_("The confirmation"))
     if name == player.name:
         return player
-    clash = Player.objects.filter(tournament=tournament, name__iexact=name).exclude(pk=player.pk)
-    if clash.exists():
-        raise InvalidEntry(_("%(name)s is already registered.") % {"name": name})
+    alike = _check_new_name(
+        name, taken_names(tournament, exclude=player), lookalike_confirmed=lookalike_confirmed
+    )
     before = player.name
     player.name = name
     try:
@@ -193,6 +315,6 @@ def rename_player(*, player, actor, name):
         action="player.rename",
         params={"old_name": before, "name": name, "number": player.number},
         before={"name": before},
-        after={"name": name},
+        after={"name": name, **_confirmed(alike)},
     )
     return player

@@ -291,12 +291,37 @@ def calls(world):
         "register_player": (
             registration.register_player,
             {"tournament": world.waiting, "actor": actor, "name": "Ida"},
-            {"tournament": model_junk(world, Tournament), "name": TEXT_JUNK},
+            {
+                "tournament": model_junk(world, Tournament),
+                "name": TEXT_JUNK,
+                "lookalike_confirmed": BOOL_JUNK,
+            },
+        ),
+        "register_players": (
+            registration.register_players,
+            {"tournament": world.waiting, "actor": actor, "names": ["Ida", "Jon"]},
+            {
+                "tournament": model_junk(world, Tournament),
+                # Never a list of clean names: text, a number, or a list holding junk.
+                "names": st.one_of(
+                    st.none(), st.integers(), st.text(max_size=5), st.lists(TEXT_JUNK, min_size=1)
+                ),
+                "confirmed": st.one_of(
+                    st.none(),
+                    st.integers(),
+                    st.text(max_size=3),
+                    st.lists(st.integers(), min_size=1, max_size=2),
+                ),
+            },
         ),
         "rename_player": (
             registration.rename_player,
             {"player": world.newcomer, "actor": actor, "name": "Gunnel"},
-            {"player": model_junk(world, Player), "name": TEXT_JUNK},
+            {
+                "player": model_junk(world, Player),
+                "name": TEXT_JUNK,
+                "lookalike_confirmed": BOOL_JUNK,
+            },
         ),
         "withdraw_player": (
             registration.withdraw_player,
@@ -406,6 +431,7 @@ SERVICES = [
     "create_tournament",
     "update_settings",
     "register_player",
+    "register_players",
     "rename_player",
     "withdraw_player",
     "draw_first_level",

@@ -244,9 +244,23 @@ def test_add_the_same_submission_twice_registers_once(td_client, make_tournament
 @pytest.mark.parametrize(
     "typed,message",
     [
-        ("ANNA", "Anna is already registered."),
+        ("Anna", "Anna is already registered (no. 1)."),
+        (
+            "ÄNNA",
+            "ÄNNA is already registered as Anna (no. 1): names that differ only in case or "
+            "accents are the same name.",
+        ),
         ("   ", "Name must not be empty."),
         ("x" * 81, "Name can have at most 80 characters (it has 81)."),
+        (
+            "\u200b\u2060",
+            "Name is made only of invisible characters (such as U+200B): it would show as nothing.",
+        ),
+        (
+            "\u202eAnna",
+            "Name contains a character that changes the direction of the text (U+202E): the "
+            "name could show as something it is not.",
+        ),
     ],
 )
 def test_a_refused_name_is_shown_in_place_with_what_was_typed(
@@ -299,39 +313,75 @@ def test_a_pasted_list_registers_every_name_in_order(td_client, make_tournament)
 def test_a_list_with_errors_saves_nothing_and_keeps_the_text(td_client, make_tournament):
     tournament = make_tournament(players=["Anna"])
     long_name = "L" * 81
-    typed = f"Bo\n\nCia\nbo\n{long_name}\nanna\nDan"
+    typed = f"Bo\n\nCia\nbo\n{long_name}\nanna\n\u200b\nDan"
     key = uuid.uuid4()
     response = paste(td_client, tournament, typed, key)
     html = text(response)
     assert response.status_code == 400
     assert 'role="alert"' in html
-    # Each problem with its line number (blank lines count, and are skipped).
-    assert "Line 4: bo is already on line 1." in html
-    assert "Line 5 can have at most 80 characters (it has 81)." in html
-    assert "Line 6: Anna is already registered." in html
+    # Each problem once, with its line number (blank lines count, and are skipped); the
+    # summary counts them. A name already registered or higher up in the list is no problem.
+    problems = [
+        "Line 5 can have at most 80 characters (it has 81).",
+        "Line 7 is made only of invisible characters (such as U+200B): it would show as nothing.",
+    ]
+    assert [html.count(problem) for problem in problems] == [1, 1]
+    assert "2 lines to check, each named by the list." in html
+    assert "is already" not in html
     # The text is kept as typed, in the textarea, and nothing is saved.
     textarea = re.search(r'<textarea[^>]*name="names"[^>]*>(.*?)</textarea>', html, re.S).group(1)
     assert textarea.strip("\n") == typed
     assert names_in_db(tournament) == [(1, "Anna")]
     assert not FormSubmission.objects.exists()
-    # Corrected and sent again with the same key: registered.
-    fixed = paste(td_client, tournament, "Bo\n\nCia\nDan", key)
+    # Corrected and sent again with the same key: registered, the repeats skipped.
+    fixed = paste(td_client, tournament, "Bo\n\nCia\nbo\nanna\nDan", key)
     assert fixed.status_code == 302
     assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo"), (3, "Cia"), (4, "Dan")]
+    html = text(td_client.get(fixed["Location"]))
+    assert "Registered from the list: 3 (start numbers 2 to 4)." in html
+    assert "Skipped 1 name already registered: anna (as Anna, no. 1)." in html
+    assert "Skipped 1 name that was already higher up in the list: bo." in html
+
+
+def test_a_list_pasted_again_with_two_latecomers_registers_the_two(td_client, make_tournament):
+    """Issue 17: an updated sign-up list pasted again was refused with 11 "already
+    registered" errors, each shown twice. Names already registered are skipped."""
+    signed_up = ["Anna", "Bo", "Cia", "Dan", "Eva", "Filip", "Gun", "Hugo", "Ida", "Jon", "Kim"]
+    tournament = make_tournament(players=0)
+    assert paste(td_client, tournament, "\n".join(signed_up)).status_code == 302
+    updated = [*signed_up[:5], "Lo", *signed_up[5:], "Maja"]
+    response = paste(td_client, tournament, "\r\n".join(updated))
+    assert response.status_code == 302 and response["Location"] == url("players", tournament)
+    assert names_in_db(tournament)[11:] == [(12, "Lo"), (13, "Maja")]
+    html = text(td_client.get(response["Location"]))
+    assert "Registered from the list: 2 (start numbers 12 to 13)." in html
+    skipped = ", ".join(f"{name} (no. {number})" for number, name in enumerate(signed_up, 1))
+    assert f"Skipped 11 names already registered: {skipped}." in html
+    assert "error-summary" not in html
+
+
+def test_a_list_of_names_all_registered_says_nothing_was_new(td_client, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    response = paste(td_client, tournament, "bo\nAnna")
+    assert response.status_code == 302
+    html = text(td_client.get(response["Location"]))
+    assert "Nothing new in the list: every name is already registered." in html
+    assert "Skipped 2 names already registered: bo (as Bo, no. 2), Anna (no. 1)." in html
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo")]
 
 
 def test_a_service_refusal_mid_list_keeps_none_of_it(td_client, make_tournament, monkeypatch):
     tournament = make_tournament(players=["Anna"])
-    real = registration.register_player
+    real = registration._create
     calls = []
 
-    def refuse_the_third(**kwargs):
-        calls.append(kwargs["name"])
+    def refuse_the_third(tournament, actor, name, number, alike):
+        calls.append(name)
         if len(calls) == 3:
-            raise InvalidEntry(f"{kwargs['name']} is already registered.")
-        return real(**kwargs)
+            raise InvalidEntry(f"{name} is already registered.")
+        return real(tournament, actor, name, number, alike)
 
-    monkeypatch.setattr(registration, "register_player", refuse_the_third)
+    monkeypatch.setattr(registration, "_create", refuse_the_third)
     typed = "Bo\nCia\nDan\nEva"
     response = paste(td_client, tournament, typed)
     html = text(response)
@@ -341,7 +391,7 @@ def test_a_service_refusal_mid_list_keeps_none_of_it(td_client, make_tournament,
     assert "Nothing from the list was registered." in html
     assert typed in html
     assert names_in_db(tournament) == [(1, "Anna")]
-    assert not AuditEntry.objects.filter(action="player.register", params__name="Bo")
+    assert not AuditEntry.objects.filter(action="player.register", after__name="Bo")
     assert not FormSubmission.objects.exists()
 
 
@@ -375,6 +425,143 @@ def test_a_get_of_the_paste_url_goes_to_the_players_page(td_client, make_tournam
     assert response.status_code == 302 and response["Location"] == url("players", tournament)
 
 
+# ---------------------------------------------------------------- a lookalike
+
+
+def confirm_box(html, name):
+    """The "another player" checkbox for `name` (its input tag), or None."""
+    return re.search(
+        rf'<input type="checkbox" name="[a-z_]+" value="{re.escape(name)}"[^>]*>', html
+    )
+
+
+def test_a_lookalike_is_asked_about_then_added_when_confirmed(td_client, make_tournament):
+    tournament = make_tournament(players=["Per-Olof Svensson"])
+    key = uuid.uuid4()
+    asked = add(td_client, tournament, "Per Olof  Svensson", key)
+    html = text(asked)
+    assert asked.status_code == 400
+    question = "Per Olof Svensson is very like Per-Olof Svensson (no. 1). Is this another player?"
+    assert question in html and 'role="alert"' in html
+    assert 'value="Per Olof  Svensson"' in html  # what was typed is kept
+    box = confirm_box(html, "Per Olof Svensson")
+    assert box and "checked" not in box.group()
+    assert "Yes, another player: add Per Olof Svensson" in html
+    assert names_in_db(tournament) == [(1, "Per-Olof Svensson")]
+    # Ticked and sent again (the same one-time key: nothing was done with it yet).
+    confirmed = td_client.post(
+        url("players", tournament),
+        {"name": "Per Olof Svensson", "confirm": "Per Olof Svensson", "add-submission_key": key},
+    )
+    assert confirmed.status_code == 302
+    assert names_in_db(tournament) == [(1, "Per-Olof Svensson"), (2, "Per Olof Svensson")]
+
+
+def test_a_confirmation_holds_only_for_the_name_it_was_given_for(td_client, make_tournament):
+    tournament = make_tournament(players=["Per-Olof Svensson", "Anna-Lena Berg"])
+    response = td_client.post(
+        url("players", tournament),
+        {
+            "name": "Anna Lena Berg",
+            "confirm": "Per Olof Svensson",
+            "add-submission_key": str(uuid.uuid4()),
+        },
+    )
+    assert response.status_code == 400
+    assert "Anna Lena Berg is very like Anna-Lena Berg (no. 2)." in text(response)
+    assert tournament.players.count() == 2
+
+
+def test_no_question_for_a_name_unlike_every_other(td_client, make_tournament):
+    tournament = make_tournament(players=["Per-Olof Svensson"])
+    assert add(td_client, tournament, "Per Svensson").status_code == 302
+    assert 'type="checkbox"' not in text(td_client.get(url("players", tournament)))
+
+
+def test_a_lookalike_is_asked_about_in_swedish(td_client, make_tournament):
+    tournament = make_tournament(players=["Per-Olof Svensson"])
+    td_client.cookies["django_language"] = "sv"
+    html = text(add(td_client, tournament, "Per Olof Svensson"))
+    assert (
+        "Per Olof Svensson är nästan samma namn som Per-Olof Svensson (nr 1). "
+        "Är det en annan spelare?"
+    ) in html
+    assert "Ja, en annan spelare: lägg till Per Olof Svensson" in html
+    html = text(add(td_client, tournament, "per-olof svensson"))
+    assert (
+        "per-olof svensson är redan anmäld som Per-Olof Svensson (nr 1): namn som bara "
+        "skiljer sig i stora och små bokstäver eller accenter är samma namn."
+    ) in html
+
+
+def test_each_lookalike_line_of_a_list_is_asked_about(td_client, make_tournament):
+    tournament = make_tournament(players=["Per-Olof Svensson"])
+    typed = "Anna\nPer Olof Svensson\n\nBo Ek\nBo-Ek\nbo ek"
+    key = uuid.uuid4()
+    asked = paste(td_client, tournament, typed, key)
+    html = text(asked)
+    assert asked.status_code == 400
+    lines = [
+        "Line 2: Per Olof Svensson is very like Per-Olof Svensson (no. 1). Is this another player?",
+        "Line 5: Bo-Ek is very like Bo Ek on line 4. Is this another player?",
+    ]
+    assert [html.count(line) for line in lines] == [1, 1]
+    assert "Line 2: yes, another player: register Per Olof Svensson" in html
+    assert "Line 5: yes, another player: register Bo-Ek" in html
+    assert names_in_db(tournament) == [(1, "Per-Olof Svensson")]
+    # One ticked: the other is still asked about, the tick is kept.
+    half = td_client.post(
+        url("players_paste", tournament),
+        {"names": typed, "confirm_names": "Bo-Ek", "paste-submission_key": key},
+    )
+    html = text(half)
+    assert half.status_code == 400
+    assert "checked" in confirm_box(html, "Bo-Ek").group()
+    assert "checked" not in confirm_box(html, "Per Olof Svensson").group()
+    assert lines[0] in html and lines[1] not in html
+    both = td_client.post(
+        url("players_paste", tournament),
+        {
+            "names": typed,
+            "confirm_names": ["Bo-Ek", "Per Olof Svensson"],
+            "paste-submission_key": key,
+        },
+    )
+    assert both.status_code == 302
+    assert names_in_db(tournament) == [
+        (1, "Per-Olof Svensson"),
+        (2, "Anna"),
+        (3, "Per Olof Svensson"),
+        (4, "Bo Ek"),
+        (5, "Bo-Ek"),
+    ]
+    html = text(td_client.get(both["Location"]))
+    assert "Skipped 1 name that was already higher up in the list: bo ek." in html
+
+
+def test_a_rename_into_a_lookalike_is_asked_about(td_client, make_tournament):
+    tournament = make_tournament(players=["Per-Olof Svensson", "P. Svensson"])
+    other = tournament.players.get(name="P. Svensson")
+    target = url("player_rename", tournament, other.pk)
+    key = str(uuid.uuid4())
+    asked = td_client.post(target, {"name": "PerOlof Svensson", "submission_key": key})
+    html = text(asked)
+    assert asked.status_code == 400
+    assert (
+        "PerOlof Svensson is very like Per-Olof Svensson (no. 1). Is this another player?" in html
+    )
+    assert "Yes, another player: rename to PerOlof Svensson" in html
+    other.refresh_from_db()
+    assert other.name == "P. Svensson"
+    done = td_client.post(
+        target,
+        {"name": "PerOlof Svensson", "confirm": "PerOlof Svensson", "submission_key": key},
+    )
+    assert done.status_code == 302
+    other.refresh_from_db()
+    assert other.name == "PerOlof Svensson"
+
+
 # ---------------------------------------------------------------- rename
 
 
@@ -406,7 +593,10 @@ def test_rename_to_a_taken_name_is_refused_in_place(td_client, make_tournament):
         {"name": "anna", "submission_key": str(uuid.uuid4())},
     )
     assert response.status_code == 400
-    assert "Anna is already registered." in text(response)
+    assert (
+        "anna is already registered as Anna (no. 1): names that differ only in case or "
+        "accents are the same name."
+    ) in text(response)
     assert 'value="anna"' in text(response)
     bo.refresh_from_db()
     assert bo.name == "Bo"

@@ -1,13 +1,16 @@
 """TD pages: the players of a tournament.
 
-Add one, paste a list (all or none), rename, withdraw (with a confirmation). Adding
-and withdrawing close at the first draw; a name can always be corrected.
+Add one, paste a list (all or none; names already registered are skipped), rename,
+withdraw (with a confirmation). A name very like a registered one is asked about first
+(tournament/names.py). Adding and withdrawing close at the first draw; a name can always
+be corrected.
 """
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import selectors
 from tournament.forms import PlayerForm, PlayerListForm, RenamePlayerForm
@@ -98,7 +101,7 @@ def players(request, tournament_id):
         request,
         form,
         lambda data: registration.register_player(
-            tournament=tournament, actor=request.user, name=data["name"]
+            tournament=tournament, actor=request.user, **form.service_kwargs()
         ),
         prefix="add",
     )
@@ -124,35 +127,66 @@ def paste(request, tournament_id):
     if selectors.first_draw_made(tournament):
         return _page(request, tournament, status=400, refusal=_closed_message())
     form = PlayerListForm(request.POST, tournament=tournament)
-
-    def register_all(data):
-        return [
-            registration.register_player(tournament=tournament, actor=request.user, name=name)
-            for name in data["names"]
-        ]
-
-    once, registered = _carry_out(
+    once, done = _carry_out(
         request,
         form,
-        register_all,
+        lambda data: registration.register_players(
+            tournament=tournament, actor=request.user, **form.service_kwargs()
+        ),
         prefix="paste",
         refused=_("Nothing from the list was registered."),
     )
-    if registered is ALREADY_DONE:
+    if done is ALREADY_DONE:
         already_done(request)
         return redirect(_players_url(tournament))
-    if registered is not None:
+    if done is not None:
+        _report_list(request, done)
+        return redirect(_players_url(tournament))
+    return _page(request, tournament, status=400, paste=(form, once))
+
+
+def _report_list(request, done):
+    """What a pasted list did: the players registered, and the names skipped (no error)."""
+    players = done.players
+    if players:
         messages.success(
             request,
             _("Registered from the list: %(count)d (start numbers %(first)d to %(last)d).")
-            % {
-                "count": len(registered),
-                "first": registered[0].number,
-                "last": registered[-1].number,
-            },
+            % {"count": len(players), "first": players[0].number, "last": players[-1].number},
         )
-        return redirect(_players_url(tournament))
-    return _page(request, tournament, status=400, paste=(form, once))
+    else:
+        messages.info(request, _("Nothing new in the list: every name is already registered."))
+    registered = [line for line in done.skipped if line.same.number is not None]
+    if registered:
+        shown = ", ".join(_as_registered(line) for line in registered)
+        messages.info(
+            request,
+            ngettext(
+                "Skipped %(count)d name already registered: %(names)s.",
+                "Skipped %(count)d names already registered: %(names)s.",
+                len(registered),
+            )
+            % {"count": len(registered), "names": shown},
+        )
+    repeated = [line.name for line in done.skipped if line.same.number is None]
+    if repeated:
+        messages.info(
+            request,
+            ngettext(
+                "Skipped %(count)d name that was already higher up in the list: %(names)s.",
+                "Skipped %(count)d names that were already higher up in the list: %(names)s.",
+                len(repeated),
+            )
+            % {"count": len(repeated), "names": ", ".join(repeated)},
+        )
+
+
+def _as_registered(line):
+    """A skipped name, with the registered one it is (when it is spelled differently)."""
+    params = {"typed": line.name, "name": line.same.name, "number": line.same.number}
+    if line.name == line.same.name:
+        return _("%(name)s (no. %(number)d)") % params
+    return _("%(typed)s (as %(name)s, no. %(number)d)") % params
 
 
 def _player(tournament, player_id):
@@ -174,7 +208,7 @@ def rename(request, tournament_id, player_id):
         request,
         form,
         lambda data: registration.rename_player(
-            player=player, actor=request.user, name=data["name"]
+            player=player, actor=request.user, **form.service_kwargs()
         ),
     )
     if done is ALREADY_DONE:

@@ -1,0 +1,259 @@
+"""The registration services and names: one that would not show, the same name, a lookalike,
+and a pasted list whose names already registered are skipped."""
+
+import pytest
+
+from tests.tournament.conftest import row_counts
+from tournament.models import AuditEntry, Player
+from tournament.services import draws, registration
+from tournament.services.errors import InvalidEntry, NotAllowed
+
+pytestmark = pytest.mark.django_db
+
+
+def names_in_db(tournament):
+    return list(tournament.players.order_by("number").values_list("number", "name"))
+
+
+def refused(call, message):
+    before = row_counts()
+    with pytest.raises(InvalidEntry) as caught:
+        call()
+    assert caught.value.message == message
+    assert row_counts() == before
+
+
+# ---------------------------------------------------------------- names that would not show
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "\u200b\u200b",
+            "The player's name is made only of invisible characters (such as U+200B): "
+            "it would show as nothing.",
+        ),
+        (
+            " \u3164 ",
+            "The player's name is made only of invisible characters (such as U+3164): "
+            "it would show as nothing.",
+        ),
+        (
+            "\u202eAnna",
+            "The player's name contains a character that changes the direction of the text "
+            "(U+202E): the name could show as something it is not.",
+        ),
+    ],
+)
+def test_register_and_rename_refuse_a_name_that_would_not_show(
+    make_tournament, td_user, name, message
+):
+    tournament = make_tournament(players=["Bo"])
+    refused(
+        lambda: registration.register_player(tournament=tournament, actor=td_user, name=name),
+        message,
+    )
+    bo = tournament.players.get()
+    refused(lambda: registration.rename_player(player=bo, actor=td_user, name=name), message)
+
+
+def test_a_pasted_list_with_a_name_that_would_not_show_registers_nothing(make_tournament, td_user):
+    tournament = make_tournament(players=0)
+    refused(
+        lambda: registration.register_players(
+            tournament=tournament, actor=td_user, names=["Anna", "\u2800"]
+        ),
+        "Name 2 of the list is made only of invisible characters (such as U+2800): "
+        "it would show as nothing.",
+    )
+
+
+# ---------------------------------------------------------------- the same name
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("Åsa Öberg", "Åsa Öberg is already registered (no. 1)."),
+        (
+            "asa öberg",
+            "asa öberg is already registered as Åsa Öberg (no. 1): names that differ only "
+            "in case or accents are the same name.",
+        ),
+        (
+            "ASA  OBERG",
+            "ASA OBERG is already registered as Åsa Öberg (no. 1): names that differ only "
+            "in case or accents are the same name.",
+        ),
+    ],
+)
+def test_the_same_name_whatever_its_case_and_accents_is_refused(
+    make_tournament, td_user, typed, message
+):
+    tournament = make_tournament(players=["Åsa Öberg", "Bo"])
+    refused(
+        lambda: registration.register_player(
+            tournament=tournament, actor=td_user, name=typed, lookalike_confirmed=True
+        ),
+        message,
+    )
+    bo = tournament.players.get(name="Bo")
+    refused(
+        lambda: registration.rename_player(
+            player=bo, actor=td_user, name=typed, lookalike_confirmed=True
+        ),
+        message,
+    )
+
+
+def test_a_player_may_change_the_case_and_accents_of_his_own_name(make_tournament, td_user):
+    tournament = make_tournament(players=["asa oberg"])
+    player = tournament.players.get()
+    registration.rename_player(player=player, actor=td_user, name="Åsa Öberg")
+    assert names_in_db(tournament) == [(1, "Åsa Öberg")]
+
+
+# ---------------------------------------------------------------- a lookalike
+
+
+def test_a_lookalike_is_registered_only_when_the_td_confirms(make_tournament, td_user):
+    tournament = make_tournament(players=["Per-Olof Svensson"])
+    refused(
+        lambda: registration.register_player(
+            tournament=tournament, actor=td_user, name="Per Olof Svensson"
+        ),
+        "Per Olof Svensson is very like Per-Olof Svensson (no. 1). Is this another player?",
+    )
+    player = registration.register_player(
+        tournament=tournament, actor=td_user, name="Per Olof Svensson", lookalike_confirmed=True
+    )
+    assert (player.number, player.name) == (2, "Per Olof Svensson")
+    entry = AuditEntry.objects.filter(action="player.register").order_by("pk").last()
+    assert entry.after == {
+        "number": 2,
+        "name": "Per Olof Svensson",
+        "confirmed_lookalike_of": "Per-Olof Svensson",
+    }
+
+
+def test_a_rename_into_a_lookalike_needs_the_confirmation_too(make_tournament, td_user):
+    tournament = make_tournament(players=["Per-Olof Svensson", "P. Svensson"])
+    other = tournament.players.get(name="P. Svensson")
+    refused(
+        lambda: registration.rename_player(player=other, actor=td_user, name="PerOlof Svensson"),
+        "PerOlof Svensson is very like Per-Olof Svensson (no. 1). Is this another player?",
+    )
+    registration.rename_player(
+        player=other, actor=td_user, name="PerOlof Svensson", lookalike_confirmed=True
+    )
+    assert names_in_db(tournament) == [(1, "Per-Olof Svensson"), (2, "PerOlof Svensson")]
+    entry = AuditEntry.objects.get(action="player.rename")
+    assert entry.after == {
+        "name": "PerOlof Svensson",
+        "confirmed_lookalike_of": "Per-Olof Svensson",
+    }
+
+
+def test_the_confirmation_is_yes_or_no(make_tournament, td_user):
+    tournament = make_tournament(players=0)
+    refused(
+        lambda: registration.register_player(
+            tournament=tournament, actor=td_user, name="Anna", lookalike_confirmed="yes"
+        ),
+        "The confirmation must be yes or no.",
+    )
+
+
+# ---------------------------------------------------------------- a pasted list
+
+
+def test_a_list_skips_the_names_already_registered_and_registers_the_rest(make_tournament, td_user):
+    tournament = make_tournament(players=["Anna Berg", "Åsa Öberg", "Bo Ek"])
+    done = registration.register_players(
+        tournament=tournament,
+        actor=td_user,
+        names=["Anna Berg", "asa oberg", "Cia Holm", "BO EK", "Dan Lind", "cia holm"],
+    )
+    assert [(p.number, p.name) for p in done.players] == [(4, "Cia Holm"), (5, "Dan Lind")]
+    skipped = [(line.name, line.same.name, line.same.number) for line in done.skipped]
+    assert skipped == [
+        ("Anna Berg", "Anna Berg", 1),
+        ("asa oberg", "Åsa Öberg", 2),
+        ("BO EK", "Bo Ek", 3),
+        ("cia holm", "Cia Holm", None),  # the same name higher up in the list
+    ]
+    assert names_in_db(tournament)[3:] == [(4, "Cia Holm"), (5, "Dan Lind")]
+    assert AuditEntry.objects.filter(action="player.register").count() == 5
+
+
+def test_a_list_of_names_all_registered_changes_nothing(make_tournament, td_user):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    tournament.refresh_from_db()
+    revision = tournament.revision
+    done = registration.register_players(tournament=tournament, actor=td_user, names=["bo"])
+    assert done.players == [] and [line.name for line in done.skipped] == ["bo"]
+    tournament.refresh_from_db()
+    assert tournament.revision == revision
+
+
+def test_a_lookalike_in_a_list_registers_nothing_until_it_is_confirmed(make_tournament, td_user):
+    tournament = make_tournament(players=["Per-Olof Svensson"])
+    listed = ["Anna", "Per Olof Svensson", "Bo", "Bo-"]
+    refused(
+        lambda: registration.register_players(
+            tournament=tournament, actor=td_user, names=listed, confirmed=["Bo-"]
+        ),
+        "Per Olof Svensson is very like Per-Olof Svensson (no. 1). Is this another player?",
+    )
+    refused(
+        lambda: registration.register_players(
+            tournament=tournament, actor=td_user, names=listed, confirmed=["Per Olof Svensson"]
+        ),
+        "Bo- is very like Bo, earlier in the list. Is this another player?",
+    )
+    done = registration.register_players(
+        tournament=tournament,
+        actor=td_user,
+        names=listed,
+        confirmed=["Per Olof Svensson", "Bo-"],
+    )
+    assert [p.name for p in done.players] == listed
+    assert names_in_db(tournament) == [
+        (1, "Per-Olof Svensson"),
+        (2, "Anna"),
+        (3, "Per Olof Svensson"),
+        (4, "Bo"),
+        (5, "Bo-"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("names", "confirmed", "message"),
+    [
+        ([], (), "Enter at least one name."),
+        ("Anna", (), "The names must be a list."),
+        (["Anna"] * 1001, (), "The list has 1001 names; at most 1000 can be registered at once."),
+        (["Anna", 7], (), "Name 2 of the list must be text."),
+        (["Anna"], "Anna", "The confirmed names must be a list of names."),
+        (["Anna"], [None], "The confirmed names must be a list of names."),
+    ],
+)
+def test_a_list_that_is_not_a_list_of_names_is_refused(
+    make_tournament, td_user, names, confirmed, message
+):
+    tournament = make_tournament(players=0)
+    refused(
+        lambda: registration.register_players(
+            tournament=tournament, actor=td_user, names=names, confirmed=confirmed
+        ),
+        message,
+    )
+
+
+def test_a_list_after_the_first_draw_is_refused(make_tournament, td_user):
+    tournament = make_tournament(players=2)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    with pytest.raises(NotAllowed):
+        registration.register_players(tournament=tournament, actor=td_user, names=["Cia"])
+    assert Player.objects.filter(tournament=tournament).count() == 2

@@ -1,0 +1,172 @@
+"""Player names: what makes one show as something, and when two are the same or alike.
+
+The one place for the rules the forms, the services and the import all apply:
+
+- A name must show as something: not only invisible characters (zero-width spaces,
+  Hangul fillers, the blank Braille pattern...), and no character that turns the
+  direction of the text around (a name could then show as another).
+- The same name: the same letters once case and accents are set aside ("Åsa Öberg",
+  "asa oberg" and "ÅSA  ÖBERG" are one name; invisible characters do not count). A
+  tournament never has two players of the same name: the second is "already registered".
+- A lookalike: the same letters once spacing and punctuation are set aside too
+  ("Per-Olof Svensson", "Per Olof Svensson", "PerOlof Svensson"). They may be two people,
+  so the TD is warned and confirms before the second is registered.
+"""
+
+import unicodedata
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from tournament.search import fold
+from tournament.services.errors import InvalidEntry
+from tournament.validation import clean_text
+
+# Letters that draw nothing: Hangul fillers and the blank Braille pattern.
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Categories that draw nothing on their own: controls and format characters (zero-width
+# space and joiners, word joiner, byte order mark...), spaces, and combining marks.
+_NOTHING_TO_SEE = frozenset({"Cc", "Cf", "Cs", "Cn", "Zs", "Zl", "Zp", "Mn", "Mc", "Me"})
+# Embeddings, overrides (U+202A-U+202E) and isolates (U+2066-U+2069): they reorder what
+# follows them, so "\u202eAnna" shows as something else than it is.
+_DIRECTION = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+
+
+def _shows(char):
+    return char not in _FILLERS and unicodedata.category(char) not in _NOTHING_TO_SEE
+
+
+def check_shown(text, *, label):
+    """Refuse (InvalidEntry) a text with nothing to see, or that turns its direction."""
+    turning = next((c for c in text if c in _DIRECTION), None)
+    if turning is not None:
+        raise InvalidEntry(
+            _(
+                "%(label)s contains a character that changes the direction of the text "
+                "(U+%(code)04X): the name could show as something it is not."
+            )
+            % {"label": label, "code": ord(turning)}
+        )
+    if text and not any(_shows(c) for c in text):
+        hidden = next((c for c in text if not c.isspace()), text[0])
+        raise InvalidEntry(
+            _(
+                "%(label)s is made only of invisible characters (such as U+%(code)04X): "
+                "it would show as nothing."
+            )
+            % {"label": label, "code": ord(hidden)}
+        )
+    return text
+
+
+def clean_name(value, *, label, max_length, empty=None):
+    """A name as it is kept (`validation.clean_text`), refused if it would not show."""
+    text = clean_text(value, label=label, max_length=max_length, empty=empty)
+    return check_shown(text, label=label)
+
+
+def same_key(name):
+    """Equal for the same name: case, accents, runs of blanks and invisible characters aside."""
+    visible = "".join(" " if c in _FILLERS else c for c in name if unicodedata.category(c) != "Cf")
+    # fold() strips the marks that combine with a letter; those that do not (the combining
+    # grapheme joiner, variation selectors) draw nothing either.
+    return "".join(c for c in fold(visible) if unicodedata.category(c) not in {"Mn", "Me"})
+
+
+def lookalike_key(name):
+    """Equal for lookalikes: only the letters and digits of `same_key` count.
+
+    A name without letters or digits ("♠♠") is only like the same name.
+    """
+    key = same_key(name)
+    letters = "".join(c for c in key if unicodedata.category(c)[0] in "LN")
+    return letters or key
+
+
+@dataclass(frozen=True)
+class Known:
+    """A name taken already: a player's (with his start number) or a pasted list's line."""
+
+    name: str
+    number: int | None = None
+    line: int | None = None
+
+
+class Taken:
+    """The names a new one is compared with: a tournament's players, then a list's lines."""
+
+    def __init__(self, known=()):
+        self._same = {}
+        self._alike = {}
+        for item in known:
+            self.add(item)
+
+    @classmethod
+    def of_players(cls, players):
+        """From (number, name) pairs."""
+        return cls(Known(name, number=number) for number, name in players)
+
+    def add(self, known):
+        self._same.setdefault(same_key(known.name), known)
+        self._alike.setdefault(lookalike_key(known.name), known)
+
+    def same(self, name):
+        """The name taken that is the same as `name`, or None."""
+        return self._same.get(same_key(name))
+
+    def alike(self, name):
+        """A name taken that `name` looks like without being the same, or None."""
+        if self.same(name) is not None:
+            return None
+        return self._alike.get(lookalike_key(name))
+
+
+@dataclass(frozen=True)
+class Line:
+    """One name of a list, compared with those taken before it."""
+
+    name: str
+    line: int | None
+    same: Known | None  # taken already: skipped
+    alike: Known | None  # a lookalike: registered only when the TD confirms
+
+
+def compare_list(entries, taken):
+    """`entries` ((name, line number or None) pairs), each compared with `taken` and the
+    entries before it. `taken` grows by every name that is not skipped."""
+    lines = []
+    for name, line in entries:
+        same = taken.same(name)
+        alike = None if same is not None else taken.alike(name)
+        if same is None:
+            taken.add(Known(name, line=line))
+        lines.append(Line(name, line, same, alike))
+    return lines
+
+
+# ---------------------------------------------------------------- what the TD is told
+
+
+def already_registered(name, known):
+    """`name` is the same name as the player `known`'s."""
+    if name == known.name:
+        return _("%(name)s is already registered (no. %(number)d).") % {
+            "name": name,
+            "number": known.number,
+        }
+    return _(
+        "%(typed)s is already registered as %(name)s (no. %(number)d): names that differ "
+        "only in case or accents are the same name."
+    ) % {"typed": name, "name": known.name, "number": known.number}
+
+
+def alike_question(name, known):
+    """`name` looks like `known` (a player, an earlier line, or an earlier name of a list)."""
+    params = {"name": name, "other": known.name, "number": known.number, "line": known.line}
+    if known.number is not None:
+        message = _("%(name)s is very like %(other)s (no. %(number)d). Is this another player?")
+    elif known.line is not None:
+        message = _("%(name)s is very like %(other)s on line %(line)d. Is this another player?")
+    else:
+        message = _("%(name)s is very like %(other)s, earlier in the list. Is this another player?")
+    return message % params

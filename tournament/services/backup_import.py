@@ -6,8 +6,9 @@ the facts that need no database (`backup_verify.check_facts`: warnings,
 disqualifications, departures, card scores); then, in one transaction, the rows
 are written as they are (original times included), every current table is
 walked from its history and compared with the file (`backup_verify.check_tables`,
-which also writes the caches the file does not carry), and the levels, the end
-and the champion are checked to follow (`backup_verify.check_succession`). Any
+which also writes the caches the file does not carry), the levels, the end
+and the champion are checked to follow (`backup_verify.check_succession`), and
+every draw's seating to follow from its seed (`backup_verify.check_seatings`). Any
 refusal is an `InvalidEntry` naming the place in the file; nothing is kept.
 """
 
@@ -36,6 +37,7 @@ from tournament.services.backup_export import ROWS
 from tournament.services.backup_schema import check_backup, parse_backup
 from tournament.services.backup_verify import (
     check_facts,
+    check_seatings,
     check_succession,
     check_tables,
     table_key,
@@ -346,6 +348,7 @@ def import_tournament(data, *, actor=None):
         ) from exc
     check_tables(data, {key: table.pk for key, table in writer.tables.items()})
     check_succession(data)
+    check_seatings(data)
     exported = data["exported_at"].isoformat()
     audit.record(
         tournament=tournament,

@@ -7,7 +7,9 @@ models (every number within its column's range and check constraints, every
 text within its length and free of control characters, booleans strictly
 `true`/`false`, times with their UTC offset) and that the file agrees with
 itself (numbering without gaps, one current draw per level, every reference to a
-player, seat or table found). It returns a copy with times as datetimes and
+player, seat or table found) and holds nothing the services never make (two players
+of the same name, a withdrawn player seated, a correction or a redone draw without a
+reason). It returns a copy with times as datetimes and
 submission keys as UUIDs, for `backup_import` to write without checking again.
 
 Every refusal is an `InvalidEntry` whose message names the place in the file,
@@ -43,6 +45,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
+from tournament.names import check_shown, same_key
 from tournament.services.backup_export import FORMAT, ROWS, VERSION
 from tournament.services.errors import InvalidEntry
 from tournament.validation import clean_text
@@ -287,6 +290,13 @@ class Text(Spec):
             required=self.required,
             multiline=self.multiline,
         )
+
+
+class Name(Text):
+    """A player's name: text that shows as something (`names.check_shown`)."""
+
+    def check(self, value, where):
+        return check_shown(super().check(value, where), label=where)
 
 
 class Username(Text):
@@ -597,7 +607,7 @@ def schema():
                 Obj(
                     {
                         "number": player,
-                        "name": Text(Player, "name"),
+                        "name": Name(Player, "name"),
                         "registered_at": Time(),
                         "withdrawn_at": Time(null=True),
                         "disqualified": Bool(),
@@ -666,6 +676,14 @@ def _only_last_current(items, where):
             )
 
 
+def _reason(item, where, why):
+    """A redone draw and a corrected hand carry the TD's reason, as the services require."""
+    if not " ".join(item["reason"].split()):
+        raise InvalidEntry(
+            _("%(where)s must not be empty: %(why)s") % {"where": f"{where}.reason", "why": why}
+        )
+
+
 def _refers(number, known, where):
     if number is not None and number not in known:
         raise InvalidEntry(
@@ -682,10 +700,36 @@ class _Structure:
         self.players = set()
         self.tables = {}  # (level, draw, table) numbers -> (path, table item)
         self.keys = {}
+        self.withdrawn = set()  # player numbers
+
+    @staticmethod
+    def _new_name(names, name, where):
+        """No two players of the same name (tournament/names.py): the services refuse them."""
+        key = same_key(name)
+        if key not in names:
+            names[key] = (where, name)
+            return
+        other, other_name = names[key]
+        if other_name == name:
+            raise InvalidEntry(
+                _("%(where)s repeats the name of %(other)s.") % {"where": where, "other": other}
+            )
+        raise InvalidEntry(
+            _(
+                "%(where)s %(name)s is the same name as %(other)s %(other_name)s: names that "
+                "differ only in case or accents are the same name."
+            )
+            % {
+                "where": where,
+                "name": shown(name),
+                "other": other,
+                "other_name": shown(other_name),
+            }
+        )
 
     def check(self):
         data = self.data
-        names = {}
+        names = {}  # same_key -> (path, name)
         for index, player in enumerate(data["players"]):
             where = f"players[{index}]"
             if player["number"] in self.players:
@@ -693,13 +737,10 @@ class _Structure:
                     _("%(where)s repeats start number %(number)d.")
                     % {"where": f"{where}.number", "number": player["number"]}
                 )
-            if player["name"] in names:
-                raise InvalidEntry(
-                    _("%(where)s repeats the name of %(other)s.")
-                    % {"where": f"{where}.name", "other": names[player["name"]]}
-                )
+            self._new_name(names, player["name"], f"{where}.name")
             self.players.add(player["number"])
-            names[player["name"]] = where
+            if player["withdrawn_at"] is not None:
+                self.withdrawn.add(player["number"])
         _refers(data["champion"], self.players, "champion")
         levels = data["levels"]
         _numbered(levels, "levels")
@@ -721,6 +762,8 @@ class _Structure:
         _only_last_current(draws, f"{where}.draws")
         for index, draw in enumerate(draws):
             draw_where = f"{where}.draws[{index}]"
+            if index > 0:
+                _reason(draw, draw_where, _("a redone draw needs a reason."))
             tables = draw["tables"]
             _not_empty(tables, f"{draw_where}.tables")
             _numbered(tables, f"{draw_where}.tables")
@@ -751,6 +794,11 @@ class _Structure:
             seat_where = f"{where}.seats[{index}]"
             number = seat["player"]
             _refers(number, self.players, f"{seat_where}.player")
+            if number in self.withdrawn:
+                raise InvalidEntry(
+                    _("%(where)s seats player %(number)d, who withdrew before the first draw.")
+                    % {"where": f"{seat_where}.player", "number": number}
+                )
             if number in seated:
                 raise InvalidEntry(
                     _("%(where)s seats player %(number)d, who is already at %(other)s.")
@@ -799,6 +847,8 @@ class _Structure:
         first = None
         for index, version in enumerate(versions):
             version_where = f"{where}.versions[{index}]"
+            if index > 0:
+                _reason(version, version_where, _("a correction needs a reason."))
             key = version["idempotency_key"]
             if key in self.keys:
                 raise InvalidEntry(

@@ -11,7 +11,8 @@ disqualified at a later level still won his table then).
 `check_tables` walks every current table written by the import with
 `tournament.state.history_state` and then writes the caches the file does not
 carry; `check_succession` checks that each level follows from the one before
-and that the champion and the end follow from the last.
+and that the champion and the end follow from the last; `check_seatings` that
+every draw seats its players as its seed draws them (`tournament.seating`).
 """
 
 from collections import defaultdict
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from scoring import InvalidHand, Rules, score_hand
 from tournament.hand_errors import invalid_hand_message
 from tournament.models import Hand, HandVersion, Seat, Table
+from tournament.seating import seat_players
 from tournament.services.backup_schema import ROWS, shown
 from tournament.services.errors import InvalidEntry
 from tournament.services.recompute import (
@@ -409,3 +411,43 @@ def check_succession(data):
         ]
         champion = winners[0] if winners else None
     _same("champion", data["champion"], champion)
+
+
+# ---------------------------------------------------------------- draws
+
+
+def check_seatings(data):
+    """Every draw (redone ones too) seats its players as its seed draws them.
+
+    The players are those the draw seats (`check_succession` checks that they are the
+    right ones); their start numbers and the seed give the tables, each one's seat
+    order and its first dealer (`seating.seat_players`, as the draw service used it).
+    Run last, so that a file changed elsewhere is refused for that change.
+    """
+    for level_index, level in enumerate(data["levels"]):
+        for draw_index, draw in enumerate(level["draws"]):
+            where = f"levels[{level_index}].draws[{draw_index}]"
+            tables = draw["tables"]
+            found = [
+                ([seat["player"] for seat in table["seats"]], table["first_dealer_position"])
+                for table in tables
+            ]
+            drawn = [
+                (list(seating.players), seating.first_dealer_position)
+                for seating in seat_players(_players(draw), draw["seed"])
+            ]
+            if len(found) != len(drawn):
+                raise _not_drawn(f"{where}.tables")
+            for table_index, (table, expected) in enumerate(zip(found, drawn, strict=True)):
+                if table != expected:
+                    raise _not_drawn(f"{where}.tables[{table_index}]")
+
+
+def _not_drawn(where):
+    return InvalidEntry(
+        _(
+            "%(where)s is not the seating that its draw's seed gives: the file was altered "
+            "or damaged."
+        )
+        % {"where": where}
+    )

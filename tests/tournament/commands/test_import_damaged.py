@@ -23,6 +23,7 @@ from django.utils import translation
 from tests.tournament.conftest import row_counts
 from tournament.autoplay import simulate
 from tournament.models import (
+    Hand,
     Table,
 )
 from tournament.services import backup
@@ -457,6 +458,152 @@ def test_a_submission_key_twice_in_the_file(in_play):
     )
 
 
+# ---------------------------------------------------------------- what the services never make
+
+
+OPEN = "levels[1].draws[0].tables[0]"
+
+
+def open_table(data):
+    """Level 2's table (in play): its winner is not known yet."""
+    return data["levels"][1]["draws"][0]["tables"][0]
+
+
+def index_of(data, number):
+    return next(i for i, player in enumerate(data["players"]) if player["number"] == number)
+
+
+@pytest.mark.django_db
+def test_a_withdrawn_player_seated_in_a_level(in_play):
+    data = copy.deepcopy(in_play)
+    number = closed_table(data)["seats"][1]["player"]
+    data["players"][index_of(data, number)]["withdrawn_at"] = data["created_at"]
+    refused(
+        as_bytes(data),
+        f"{CLOSED}.seats[1].player seats player {number}, who withdrew before the first draw.",
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("other", ["ÄNNA BERG", "anna  berg", "Anna Bérg"])
+def test_two_players_whose_names_differ_only_by_case_or_accents(in_play, other):
+    data = copy.deepcopy(in_play)
+    assert data["players"][0]["name"] == "Anna Berg"  # tournament/autoplay.py's first name
+    data["players"][3]["name"] = other
+    refused(
+        as_bytes(data),
+        f'players[3].name "{other}" is the same name as players[0].name "Anna Berg": names '
+        "that differ only in case or accents are the same name.",
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (
+            "\u200b\u2800",
+            "players[2].name is made only of invisible characters (such as U+200B): "
+            "it would show as nothing.",
+        ),
+        (
+            "Cia \u202eHolm",
+            "players[2].name contains a character that changes the direction of the text "
+            "(U+202E): the name could show as something it is not.",
+        ),
+    ],
+)
+def test_a_name_that_would_not_show(in_play, name, message):
+    data = copy.deepcopy(in_play)
+    data["players"][2]["name"] = name
+    refused(as_bytes(data), message)
+
+
+def _corrected(data, reason):
+    """The closed table's first hand corrected to the same content, with `reason`."""
+    versions = closed_table(data)["hands"][0]["versions"]
+    assert len(versions) == 1
+    again = copy.deepcopy(versions[0])
+    again.update(version=2, idempotency_key=str(uuid.uuid4()), reason=reason)
+    versions[0]["superseded_at"] = again["created_at"]
+    versions.append(again)
+    return data
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("reason", ["", "   "])
+def test_a_correction_without_a_reason(in_play, reason):
+    refused(
+        as_bytes(_corrected(copy.deepcopy(in_play), reason)),
+        f"{CLOSED}.hands[0].versions[1].reason must not be empty: a correction needs a reason.",
+    )
+
+
+@pytest.mark.django_db
+def test_the_same_correction_with_a_reason_is_imported(in_play):
+    restored = backup.import_backup(as_bytes(_corrected(copy.deepcopy(in_play), "Typo")))
+    hand = Hand.objects.get(
+        table__level__tournament=restored, table__level__number=1, table__number=1, number=1
+    )
+    assert [v.reason for v in hand.versions.order_by("version")] == ["", "Typo"]
+
+
+@pytest.mark.django_db
+def test_a_redone_draw_without_a_reason(make_tournament, td_user):
+    from tournament.services import draws
+
+    tournament = make_tournament(players=5, name="Redone")
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="first")
+    draws.redraw_level(level=level, actor=td_user, reason="Bo came late", seed="second")
+    data = json.loads(json.dumps(backup.export_tournament(tournament)))
+    data["settings"]["name"] = "Redone (copy)"
+    assert data["levels"][0]["draws"][1]["reason"] == "Bo came late"
+    data["levels"][0]["draws"][1]["reason"] = ""
+    refused(
+        as_bytes(data),
+        "levels[0].draws[1].reason must not be empty: a redone draw needs a reason.",
+    )
+    data["levels"][0]["draws"][1]["reason"] = "Bo came late"
+    assert backup.import_backup(as_bytes(data)).name == "Redone (copy)"
+
+
+@pytest.mark.django_db
+def test_two_players_seated_other_than_the_seed_draws_them(in_play):
+    data = copy.deepcopy(in_play)
+    seats = open_table(data)["seats"]
+    seats[0]["player"], seats[1]["player"] = seats[1]["player"], seats[0]["player"]
+    refused(
+        as_bytes(data),
+        f"{OPEN} is not the seating that its draw's seed gives: the file was altered or damaged.",
+    )
+
+
+@pytest.mark.django_db
+def test_a_first_dealer_other_than_the_seed_draws(in_play):
+    data = copy.deepcopy(in_play)
+    table = open_table(data)
+    table["first_dealer_position"] = (table["first_dealer_position"] + 1) % len(table["seats"])
+    refused(
+        as_bytes(data),
+        f"{OPEN} is not the seating that its draw's seed gives: the file was altered or damaged.",
+    )
+
+
+@pytest.mark.django_db
+def test_a_seed_that_does_not_give_the_seating(in_play):
+    data = copy.deepcopy(in_play)
+    data["levels"][0]["draws"][0]["seed"] = "not the seed it was drawn with"
+    before = row_counts()
+    with pytest.raises(InvalidEntry) as caught:
+        backup.import_backup(as_bytes(data))
+    assert re.fullmatch(
+        r"levels\[0\]\.draws\[0\]\.tables\[[0-2]\] is not the seating that its draw's seed "
+        r"gives: the file was altered or damaged\.",
+        caught.value.message,
+    )
+    assert row_counts() == before
+
+
 # ---------------------------------------------------------------- what still works
 
 
@@ -545,6 +692,10 @@ def test_the_command_prints_the_message_and_writes_nothing(in_play, tmp_path):
             "2147483647, inte 1099511627776.",
         ),
         (set_in(["players", 0, "name"], ""), "players[0].name får inte vara tomt."),
+        (
+            set_in(["players", 0, "name"], "\u200b"),
+            "players[0].name består bara av osynliga tecken (som U+200B) och skulle inte synas.",
+        ),
         (set_in(["levels", 1, "draws"], []), "levels[1].draws får inte vara tomt."),
     ],
 )

@@ -5,6 +5,7 @@ defaults are the safe production ones; `make run` sets DJANGO_DEBUG=1 for
 development, and the test runner gets a throwaway secret key.
 """
 
+import os
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -14,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
+from config.cache import caches_setting, redis_url
 from config.env import env_bool, env_int, env_list, env_str, public_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -110,6 +112,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # being recorded), and several gunicorn workers share one file safely (`make venue`).
     # Kept in the database file itself; an in-memory test database ignores it.
     DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA journal_mode=WAL"
+# A connection pooler between the app and PostgreSQL (docs/deployment.md). In transaction
+# mode (PgBouncer's pool_mode = transaction) each transaction may get another server
+# connection, so nothing may outlive one there: Django's server-side cursors, which
+# QuerySet.iterator() reads in chunks, would be looked for on the wrong connection.
+DB_POOLER = env_str("DJANGO_DB_POOLER").strip().lower()
+if DB_POOLER not in ("", "session", "transaction"):
+    raise ImproperlyConfigured(
+        f"DJANGO_DB_POOLER={env_str('DJANGO_DB_POOLER')!r} is not a pooling mode. Set "
+        "DJANGO_DB_POOLER=transaction behind PgBouncer in transaction mode; session mode "
+        "(DJANGO_DB_POOLER=session) and no pooler (empty) need nothing."
+    )
+if DB_POOLER == "transaction":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -151,15 +166,13 @@ TIME_ZONE = env_str("DJANGO_TIME_ZONE", "Europe/Stockholm")
 USE_I18N = True
 USE_TZ = True
 
-# Each process keeps the public pages' rendered regions and pages (tournament/views/public/
-# common.py): a 300-player tournament has ~700 of them in two languages, more than the
-# default 300 entries, which would throw renderings away as fast as they are made.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "OPTIONS": {"MAX_ENTRIES": 5000},
-    }
-}
+# The public pages' rendered regions and pages are kept in the cache (tournament/views/
+# public/common.py, config/cache.py): each process's memory by default; Redis shared by
+# every app process when DJANGO_REDIS_URL (or REDIS_URL) is set, so that several of them
+# (compose's replicas, several servers) render a region once between them. Tests keep
+# their own memory cache, which they empty between tests, and never touch a Redis.
+REDIS_URL = "" if TESTING else redis_url("DJANGO_REDIS_URL", "REDIS_URL", environ=os.environ)
+CACHES = caches_setting(REDIS_URL)
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -166,10 +166,10 @@ class Deployment:
         return (self.work_dir / f"gunicorn-{urlsplit(url).port}.log").read_text()
 
 
-def start_redis(work_dir):
-    """A Redis of the test's own (no persistence) on a free port: (process, URL)."""
+def start_redis(work_dir, port=None):
+    """A Redis of the test's own (no persistence) on a free port, or `port`: (process, URL)."""
     binary = shutil.which("redis-server")
-    port = free_port()
+    port = port or free_port()
     process = subprocess.Popen(
         [
             binary,

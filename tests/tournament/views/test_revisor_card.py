@@ -5,7 +5,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from tests.tournament.conftest import play, positions, single_table, totals
+from tests.tournament.conftest import play, positions, seat_of, single_table, totals
 from tournament.models import Hand, HandVersion, TableCall
 from tournament.services import draws, hands
 
@@ -49,7 +49,7 @@ def test_recording_by_points_updates_the_card(revisor, table):
     version = HandVersion.objects.get()
     assert version.entered_by_label == "Revisor, table 1" and version.created_by is None
     page = revisor.get(CARD).content.decode()
-    assert "Hand 1 recorded." in page and "Hand 2 of 3" in page
+    assert "Hand 1 recorded ✓" in page and "Hand 2 of 3" in page
 
 
 def test_points_not_adding_up_are_refused_and_kept_in_the_inputs(revisor, table):
@@ -86,15 +86,16 @@ def test_htmx_entry_swaps_the_fresh_card_in_place(revisor, table):
     )
     assert response.status_code == 200 and "HX-Request" in response["Vary"]
     page = response.content.decode()
-    assert page.lstrip().startswith('<div id="revisor-main">')
-    assert "Hand 1 recorded." in page and "Hand 2 of 3" in page
+    assert page.lstrip().startswith('<div id="revisor-main"')
+    assert "Hand 1 recorded ✓" in page and "Hand 2 of 3" in page
 
 
 def test_a_table_over_takes_no_more_hands(revisor, table):
     for _ in range(3):
         play(table, 3, -1, -2)
     page = revisor.get(CARD).content.decode()
-    assert "Anna wins and advances" in page or "wins and advances" in page
+    # The fixture's one table is the final table: its winner is the champion.
+    assert "wins the final table and is the champion" in page
     assert "Record hand" not in page
     response = revisor.post(
         HAND, points_post(table, {"Anna": 1, "Bo": 0, "Cia": -1}, 4), follow=True
@@ -164,3 +165,215 @@ def test_revisor_pages_have_no_td_login_link(revisor, client):
         assert f'href="{login}' not in page and "TD login" not in page, url
     # The other pages keep it.
     assert f'href="{login}"' in client.get(reverse("public:home")).content.decode()
+
+
+# ---------------------------------------------------------------- a tie, and its end
+
+
+def play_by_name(table, by_name):
+    pos = positions(table)
+    play(table, *[by_name[name] for name in sorted(pos, key=pos.get)])
+
+
+@pytest.fixture
+def tie(table):
+    """Hands 1-3 played: Anna 5, Bo 5, Cia -10, tied for first after the 3 required."""
+    play_by_name(table, {"Anna": 5, "Bo": -2, "Cia": -3})
+    play_by_name(table, {"Anna": -1, "Bo": 3, "Cia": -2})
+    play_by_name(table, {"Anna": 1, "Bo": 4, "Cia": -5})
+    assert totals(table) == {"Anna": 5, "Bo": 5, "Cia": -10}
+    return table
+
+
+def test_a_tie_break_hand_is_not_hand_4_of_3(revisor, tie):
+    page = revisor.get(CARD).content.decode()
+    assert "Hand 4, tie-break after the 3 required" in page
+    assert "Hand 4 of 3" not in page
+    assert "Record hand 4" in page
+
+
+def test_a_tie_break_hand_in_swedish(revisor, tie):
+    revisor.cookies["django_language"] = "sv"
+    page = revisor.get(CARD).content.decode()
+    assert "Hand 4, särspel efter de 3 som krävs" in page
+    assert "Hand 4 av 3" not in page
+
+
+def test_the_td_settling_the_tie_replaces_the_whole_card_at_the_next_poll(revisor, tie, td_user):
+    table = tie
+    page = revisor.get(CARD).content.decode()
+    assert 'data-poll-url="/r/card/summary/?hand=4"' in page
+    table.refresh_from_db()
+    shown = str(table.revision)
+    hands.settle_tie(
+        table=table, actor=td_user, winner=seat_of(table, "Bo").player, reason="Card draw"
+    )
+    poll = revisor.get(
+        reverse("revisor:summary"), {"rev": shown, "hand": "4"}, HTTP_HX_REQUEST="true"
+    )
+    assert poll.status_code == 200
+    assert poll["HX-Retarget"] == "#revisor-main" and poll["HX-Reswap"] == "outerHTML"
+    body = poll.content.decode()
+    assert body.lstrip().startswith('<div id="revisor-main" data-hand="over"')
+    assert (
+        "the TD settled the tie for first between Anna, Bo. "
+        "Bo wins the final table and is the champion." in body
+    )
+    assert "Record hand" not in body and 'name="points_0"' not in body
+    assert "Card draw" not in body  # the TD's reason stays with the TD
+
+
+def test_a_poll_replaces_the_card_when_its_hand_was_recorded_elsewhere(revisor, table):
+    table.refresh_from_db()
+    shown = str(table.revision)
+    play(table, 0, 0, 0)  # another device records hand 1: the form for hand 1 is stale
+    poll = revisor.get(
+        reverse("revisor:summary"), {"rev": shown, "hand": "1"}, HTTP_HX_REQUEST="true"
+    )
+    assert poll["HX-Retarget"] == "#revisor-main"
+    assert "Hand 1 was recorded meanwhile" in poll.content.decode()
+    table.refresh_from_db()
+    fresh = revisor.get(
+        reverse("revisor:summary"), {"rev": shown, "hand": "2"}, HTTP_HX_REQUEST="true"
+    )
+    assert "HX-Retarget" not in fresh
+    body = fresh.content.decode()
+    assert body.lstrip().startswith('<section id="card-summary"')
+    assert 'id="last-hands" class="last-hands-area" hx-swap-oob="true"' in body
+    assert "Record hand" not in body
+
+
+def test_a_stale_form_after_the_td_settled_says_why_it_was_not_recorded(revisor, tie, td_user):
+    hands.settle_tie(
+        table=tie, actor=td_user, winner=seat_of(tie, "Anna").player, reason="Card draw"
+    )
+    response = revisor.post(HAND, points_post(tie, {"Anna": 1, "Bo": -1, "Cia": 0}, 4), follow=True)
+    page = response.content.decode()
+    assert "Hand 4 was not recorded: the table is over." in page
+    assert "all 3 hands are played" not in page
+    assert (
+        "the TD settled the tie for first between Anna, Bo. "
+        "Anna wins the final table and is the champion." in page
+    )
+    assert "Record hand" not in page
+    assert Hand.objects.filter(table=tie).count() == 3
+
+
+def test_a_table_that_ends_by_points_says_who_won(revisor, table):
+    for _ in range(3):
+        play_by_name(table, {"Anna": 3, "Bo": -1, "Cia": -2})
+    page = revisor.get(CARD).content.decode()
+    assert "The table is over after 3 hands: Anna wins the final table and is the champion." in page
+    assert "settled" not in page
+
+
+# ---------------------------------------------------------------- what the server checks
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("5-", "Points for Bo must be a whole number."),
+        ("", "Points for Bo"),
+        ("100000", "Points for Bo"),
+    ],
+)
+def test_bad_points_are_refused_in_place_with_what_was_typed(revisor, table, typed, message):
+    data = points_post(table, {"Anna": 5, "Bo": 0, "Cia": -5}, 1)
+    data[f"points_{positions(table)['Bo']}"] = typed
+    response = revisor.post(HAND, data)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "The hand was not recorded:" in page and message in page
+    assert f'value="{typed}"' in page or typed == ""
+    assert not Hand.objects.exists()
+
+
+def test_a_typographic_minus_is_read_as_minus(revisor, table):
+    data = points_post(table, {"Anna": 5, "Bo": 0, "Cia": 0}, 1)
+    data[f"points_{positions(table)['Cia']}"] = "\u22125"
+    assert revisor.post(HAND, data).status_code == 302
+    assert totals(table) == {"Anna": 5, "Bo": 0, "Cia": -5}
+
+
+# ---------------------------------------------------------------- the table confirms points
+
+
+@pytest.fixture
+def confirming(make_tournament, td_user):
+    tournament = make_tournament(["Anna", "Bo", "Cia"], min_hands=3, table_confirms_points=True)
+    return single_table(tournament, td_user)
+
+
+@pytest.fixture
+def confirming_revisor(client, confirming):
+    client.get(reverse("revisor:link", args=[confirming.revisor_key]))
+    return client
+
+
+def test_with_the_table_confirming_the_button_checks_first(confirming_revisor, confirming):
+    page = confirming_revisor.get(CARD).content.decode()
+    assert "Check hand 1" in page and "Record hand 1" not in page
+
+
+def test_checking_records_nothing_and_shows_what_to_read_out(confirming_revisor, confirming):
+    key = uuid.uuid4()
+    data = points_post(confirming, {"Anna": 8, "Bo": -5, "Cia": -3}, 1, key=key, fantasyland=["Bo"])
+    response = confirming_revisor.post(HAND, {**data, "step": "check"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert not Hand.objects.exists()
+    assert "Hand 1: read it out to the table" in page
+    assert "Nothing is recorded yet." in page
+    for name, points in (("Anna", "+8"), ("Bo", "-5"), ("Cia", "-3")):
+        assert f'<span class="name">{name}</span> <strong class="points' in page
+        assert f">{points}</strong>" in page
+    assert "goes to Fantasyland" in page
+    assert f'name="idempotency_key" value="{key}"' in page
+    assert "Confirm hand 1" in page and "Change the points" in page
+
+
+def test_a_post_without_a_step_is_only_checked_too(confirming_revisor, confirming):
+    data = points_post(confirming, {"Anna": 8, "Bo": -5, "Cia": -3}, 1)
+    response = confirming_revisor.post(HAND, data)
+    assert response.status_code == 200 and "Confirm hand 1" in response.content.decode()
+    assert not Hand.objects.exists()
+
+
+def test_confirming_records_once_even_when_tapped_twice(confirming_revisor, confirming):
+    data = {**points_post(confirming, {"Anna": 8, "Bo": -5, "Cia": -3}, 1), "step": "confirm"}
+    first = confirming_revisor.post(HAND, data, follow=True)
+    assert "Hand 1 recorded ✓" in first.content.decode()
+    again = confirming_revisor.post(HAND, data, follow=True)
+    assert "Hand 1 was already recorded (the same entry arrived twice)." in again.content.decode()
+    assert Hand.objects.count() == 1
+    assert totals(confirming) == {"Anna": 8, "Bo": -5, "Cia": -3}
+
+
+def test_change_brings_the_form_back_with_the_points_and_the_key(confirming_revisor, confirming):
+    key = uuid.uuid4()
+    data = points_post(confirming, {"Anna": 8, "Bo": -5, "Cia": -3}, 1, key=key)
+    response = confirming_revisor.post(HAND, {**data, "step": "change"})
+    page = response.content.decode()
+    assert response.status_code == 200 and "Check hand 1" in page
+    assert f'name="points_{positions(confirming)["Bo"]}" value="-5"' in page
+    assert f'value="{key}"' in page
+    assert not Hand.objects.exists()
+
+
+def test_checking_a_hand_recorded_meanwhile_says_so(confirming_revisor, confirming):
+    play(confirming, 1, 0, -1)
+    data = points_post(confirming, {"Anna": 8, "Bo": -5, "Cia": -3}, 1)
+    page = confirming_revisor.post(HAND, {**data, "step": "check"}, follow=True).content.decode()
+    assert "Hand 1 is already recorded at table 1." in page
+    assert "read it out to the table" not in page
+    assert Hand.objects.count() == 1
+
+
+def test_bad_points_are_refused_before_the_readback(confirming_revisor, confirming):
+    data = points_post(confirming, {"Anna": 8, "Bo": -5, "Cia": -2}, 1)
+    response = confirming_revisor.post(HAND, {**data, "step": "check"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "The points must add up to zero; they add up to +1." in page
+    assert "read it out to the table" not in page

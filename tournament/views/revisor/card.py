@@ -3,6 +3,15 @@
 Forms post with htmx where it runs (the page stays, what was typed stays, a lost
 connection is said and the same submission key is sent again) and as plain POSTs
 without JavaScript (post, redirect, get).
+
+The card's top part is polled (`summary`). When the hand its form is for can no
+longer be recorded (the table ended: the TD settled a tie, or another device or the
+TD recorded the hand), the poll answers with the whole card instead, so that no
+stale form stays below a fresh state.
+
+With the tournament's "the table confirms points" setting, "Check hand N" shows the
+points to read out to the table first; only "Confirm hand N" records them, with the
+same submission key (a double tap records one hand).
 """
 
 from dataclasses import dataclass
@@ -23,6 +32,10 @@ from tournament.views.revisor.binding import revisor_required
 from tournament.views.td.common import add_service_error
 
 TEMPLATE = "tournament/revisor/card.html"
+# The poll's answer when the card's form is out of date: the whole card, in place of it.
+WHOLE_CARD = {"HX-Retarget": "#revisor-main", "HX-Reswap": "outerHTML"}
+# The steps of a points entry when the table confirms points (the button's `step`).
+CHECK, CONFIRM, CHANGE = "check", "confirm", "change"
 
 
 class CallForm(forms.Form):
@@ -34,6 +47,14 @@ class CallForm(forms.Form):
     )
 
 
+@dataclass(frozen=True)
+class SeatHands:
+    """One seat's line of the last hands: its results, oldest hand first (None: not played)."""
+
+    seat: object
+    results: list
+
+
 @dataclass
 class Card:
     """What the card shows, read in a fixed number of queries."""
@@ -43,7 +64,8 @@ class Card:
     state: object
     seats: list  # every seat, in seat order
     playing: list  # the seats that play the next hand
-    hands: list  # the last hands, newest first: (number, [result or None per seat])
+    hand_numbers: list  # the last hands' numbers, oldest first
+    last_hands: list  # SeatHands per seat, in seat order
     open_call: object
     fantasyland_next: list  # names of the players who play the next hand in Fantasyland
     dealer: object  # the seat that deals the next hand
@@ -57,6 +79,11 @@ class Card:
         return self.state.required_hands - self.tournament.min_hands
 
     @property
+    def tie_break(self):
+        """The required hands are played and the lead is shared: the next hand breaks the tie."""
+        return bool(self.state.tied_leader_ids)
+
+    @property
     def winner(self):
         return next((s.player for s in self.seats if s.id == self.state.winner_seat_id), None)
 
@@ -64,27 +91,51 @@ class Card:
     def tied(self):
         return [s.player for s in self.seats if s.id in self.state.tied_leader_ids]
 
+    @property
+    def final(self):
+        """The only table of its level: its winner is the champion (1 query, when asked)."""
+        return selectors.is_final_table(self.table)
 
-def _hand_rows(hands, seats):
-    """Each hand's results lined up with the seats (None where a seat did not play)."""
-    rows = []
-    for hand in hands:
-        results = {r.seat_id: r for r in hand.current_versions[0].results.all()}
-        rows.append((hand.number, [results.get(seat.id) for seat in seats]))
-    return rows
+    @property
+    def settled_between(self):
+        """The players the TD chose the winner from, when a settled tie ended the table."""
+        state = self.state
+        if not state.is_over or state.winner_seat_id is None:
+            return []
+        best = state.totals[state.winner_seat_id]
+        level = [
+            s.player
+            for s in self.seats
+            if s.id in state.active_seat_ids and state.totals[s.id] == best
+        ]
+        return level if len(level) > 1 else []
+
+    @property
+    def fantasyland_ids(self):
+        return {s.id for s in self.playing if self.state.in_fantasyland[s.id]}
+
+
+def _last_hands(hands, seats):
+    """The hands' numbers (oldest first) and each seat's results in them."""
+    hands = sorted(hands, key=lambda hand: hand.number)
+    by_hand = [{r.seat_id: r for r in hand.current_versions[0].results.all()} for hand in hands]
+    lines = [SeatHands(seat, [results.get(seat.id) for results in by_hand]) for seat in seats]
+    return [hand.number for hand in hands], lines
 
 
 def read_card(table):
     state, seats = cached_state(table)
     by_id = {seat.id: seat for seat in seats}
     playing = [by_id[sid] for sid in state.active_seat_ids]
+    numbers, lines = _last_hands(selectors.last_hands(table), seats)
     return Card(
         table=table,
         tournament=table.level.tournament,
         state=state,
         seats=seats,
         playing=playing,
-        hands=_hand_rows(selectors.last_hands(table), seats),
+        hand_numbers=numbers,
+        last_hands=lines,
         open_call=calls.open_call(table),
         fantasyland_next=[s.player.name for s in playing if state.in_fantasyland[s.id]],
         dealer=next((s for s in seats if s.position == state.next_dealer_position), None),
@@ -95,13 +146,14 @@ def label(table):
     return _("Revisor, table %(table)d") % {"table": table.number}
 
 
-def _render(request, card, *, points_form=None, call_form=None, status=200):
+def _render(request, card, *, points_form=None, call_form=None, status=200, **extra):
     context = {
         "card": card,
         "points_form": points_form
         or HandPointsForm(seats=card.playing, hand_number=card.next_hand),
         "call_form": call_form or CallForm(),
         "token": str(card.table.revision),
+        **extra,
     }
     template = f"{TEMPLATE}#main" if request.htmx else TEMPLATE
     return vary_on_htmx(render(request, template, context, status=status))
@@ -112,17 +164,36 @@ def card(request):
     return _render(request, read_card(request.revisor_table))
 
 
+def _stale_form(card, shown):
+    """True when the page's form, for hand `shown`, can no longer record that hand."""
+    return shown is not None and (card.state.is_over or shown != str(card.next_hand))
+
+
 @revisor_required
 def summary(request):
-    """The polled, read-only part of the card (204 while nothing changed)."""
+    """The polled, read-only part of the card (204 while nothing changed).
+
+    `hand` is the hand the page's form is for: when that hand can no longer be
+    recorded, the answer is the whole card, to replace the page's.
+    """
     table = request.revisor_table
     nothing_new = unchanged(request, str(table.revision))
     if nothing_new is not None:
         return nothing_new
+    card = read_card(table)
+    shown = request.GET.get("hand")
+    if _stale_form(card, shown):
+        moved_on = shown if not card.state.is_over and shown.isdigit() else None
+        response = _render(request, card, moved_on=moved_on)
+        for header, value in WHOLE_CARD.items():
+            response[header] = value
+        # Which form this answer replaces: the page ignores it if the form changed meanwhile.
+        response["X-Replaces-Hand"] = shown
+        return response
     response = render(
         request,
-        f"{TEMPLATE}#summary",
-        {"card": read_card(table), "token": str(table.revision)},
+        "tournament/revisor/_summary_poll.html",
+        {"card": card, "token": str(table.revision)},
     )
     return vary_on_htmx(response)
 
@@ -134,29 +205,75 @@ def _after_post(request):
     return redirect("revisor:card")
 
 
+def _refused(request, table, number, error):
+    """A hand that cannot be recorded here any more: the fresh card, with why."""
+    if isinstance(error, TableOver):
+        # The card's box says how the table ended (and whether the TD settled a tie).
+        messages.error(
+            request, _("Hand %(hand)d was not recorded: the table is over.") % {"hand": number}
+        )
+    else:
+        messages.error(request, str(error))
+    table.refresh_from_db()
+    return _after_post(request)
+
+
+def _not_recordable(state, table, number):
+    """The error recording hand `number` would meet now (as hands.record_hand), or None."""
+    if number <= state.hands_played:
+        return HandConflict(
+            _(
+                "Hand %(hand)d is already recorded at table %(table)d. "
+                "Reload to see it; the TD can correct it."
+            )
+            % {"hand": number, "table": table.number}
+        )
+    if state.is_over:
+        return TableOver("")  # the card says why it is over
+    if number != state.hands_played + 1:
+        return HandConflict(
+            _("The next hand at this table is hand %(next)d, not %(given)d.")
+            % {"next": state.hands_played + 1, "given": number}
+        )
+    return None
+
+
 @revisor_required
 def record(request):
-    """Record the next hand as points; a replay of the same submission records nothing twice."""
+    """Record the next hand as points; a replay of the same submission records nothing twice.
+
+    When the table confirms points, a first POST (`step=check`) shows them to read
+    out; `step=confirm` records them and `step=change` brings the form back.
+    """
     if request.method != "POST":
         return redirect("revisor:card")
     table = request.revisor_table
     state, seats = cached_state(table)
     playing = [s for s in seats if s.id in state.active_seat_ids]
     form = HandPointsForm(request.POST, seats=playing)
+    step = request.POST.get("step")
     if not form.is_valid():
         return _render(request, read_card(table), points_form=form, status=400)
     number = form.cleaned_data["hand_number"]
+    if step == CHANGE:
+        return _render(request, read_card(table), points_form=form)
+    if table.level.tournament.table_confirms_points and step != CONFIRM:
+        # Read out to the table first; nothing is recorded before "Confirm".
+        error = _not_recordable(state, table, number)
+        if error is not None:
+            return _refused(request, table, number, error)
+        card = read_card(table)
+        return _render(request, card, points_form=form, readback=_readback(card, form))
     try:
         recorded = hands.record_hand(table=table, actor_label=label(table), **form.service_kwargs())
     except (HandConflict, TableOver) as error:
         # Someone else recorded it (or the table is over): show the fresh card.
-        messages.error(request, str(error))
-        return _after_post(request)
+        return _refused(request, table, number, error)
     except ServiceError as error:
         add_service_error(form, error)
         return _render(request, read_card(table), points_form=form, status=400)
     if recorded.created:
-        messages.success(request, _("Hand %(hand)d recorded.") % {"hand": number})
+        messages.success(request, _("Hand %(hand)d recorded ✓") % {"hand": number})
     else:
         messages.info(
             request,
@@ -165,6 +282,22 @@ def record(request):
         )
     request.revisor_table.refresh_from_db()
     return _after_post(request)
+
+
+@dataclass(frozen=True)
+class ReadbackLine:
+    name: str
+    points: int
+    fantasyland: bool
+
+
+def _readback(card, form):
+    """What is read out to the table: each player's points, and who goes to Fantasyland."""
+    points, fantasyland = form.points(), form.fantasyland()
+    return [
+        ReadbackLine(seat.player.name, points[seat.position], seat.position in fantasyland)
+        for seat in card.playing
+    ]
 
 
 @revisor_required

@@ -11,6 +11,7 @@ from tournament.selectors.audit import (
 from tournament.selectors.core import (
     Standing,
     hand_history,
+    is_final_table,
     level_tables,
     revision_token,
     seats_with_players,
@@ -118,6 +119,7 @@ __all__ = [
     "first_draw_made",
     "form_submitted",
     "hand_history",
+    "is_final_table",
     "last_hands",
     "level_close_review",
     "level_draws",

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.db import connection
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
 from tournament.models import (
     Hand,
@@ -27,6 +27,18 @@ def tournament_list():
 
 def seats_with_players():
     return Seat.objects.select_related("player").order_by("position")
+
+
+def is_final_table(table):
+    """The table is the only one of its draw, the final table: 1 query."""
+    return not Table.objects.filter(draw_id=table.draw_id).exclude(pk=table.pk).exists()
+
+
+def alone_in_draw():
+    """For a Seat queryset's annotate(): its table is the only one of its draw, the final
+    table, whose winner is the champion (in the same query as the seats)."""
+    others = Table.objects.filter(draw_id=OuterRef("draw_id")).exclude(pk=OuterRef("table_id"))
+    return ~Exists(others)
 
 
 def level_tables(level):

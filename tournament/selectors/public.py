@@ -13,7 +13,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.selectors.core import standings
+from tournament.selectors.core import alone_in_draw, standings
 from tournament.selectors.td_words import blank_td_words, without_td_words
 
 # Players' phones and the big screen: read-only, for a room of 300 polling at once. Each
@@ -78,6 +78,7 @@ class PublicSeat:
     leads: bool
     playing: bool  # still at the table (False once disqualified there)
     advances: bool  # won the table
+    champion: bool  # won the final table (the level's only one): does not advance, has won
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,11 @@ class PublicLevel:
         return tuple(t.winner for t in self.tables if t.is_over and t.winner is not None)
 
     @property
+    def final(self):
+        """The level plays one table: its winner is the champion."""
+        return len(self.tables) == 1
+
+    @property
     def players(self):
         return sum(len(t.seats) for t in self.tables)
 
@@ -155,8 +161,11 @@ _PUBLIC_SEAT_FIELDS = (
 )
 
 
-def _public_table(row, seat_rows, level_open):
-    """One table from its seats' rows (`_PUBLIC_SEAT_FIELDS`), in seat order."""
+def _public_table(row, seat_rows, level_open, final=False):
+    """One table from its seats' rows (`_PUBLIC_SEAT_FIELDS`), in seat order.
+
+    `final`: the level's only table, whose winner is the champion.
+    """
     _, number, played, required, over, winner_id = row[:6]
 
     def playing(seat):
@@ -176,6 +185,7 @@ def _public_table(row, seat_rows, level_open):
             leads=played > 0 and playing(seat) and seat[7] == best,
             playing=playing(seat),
             advances=over and seat[11] == winner_id,
+            champion=final and over and seat[11] == winner_id,
         )
         for seat in seat_rows
     )
@@ -214,8 +224,9 @@ def public_level(tournament, number=None):
     for row in rows:
         by_table.setdefault(row[0], []).append(row)
     level_open = level.closed_at is None
+    final = len(by_table) == 1
     tables = tuple(
-        _public_table(seat_rows[0], seat_rows, level_open) for seat_rows in by_table.values()
+        _public_table(seat_rows[0], seat_rows, level_open, final) for seat_rows in by_table.values()
     )
     return PublicLevel(levels=levels, level=level, tables=tables)
 
@@ -330,6 +341,7 @@ def public_player(tournament, player_id, *, ranking=None):
     seats = tuple(
         Seat.objects.current()
         .filter(player=player)
+        .annotate(alone_in_draw=alone_in_draw())
         .select_related("table__level")
         .order_by("table__level__number")
     )

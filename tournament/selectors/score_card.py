@@ -11,6 +11,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.selectors.core import alone_in_draw
 from tournament.selectors.td_words import blank_td_words, without_td_words
 
 
@@ -233,6 +234,11 @@ class ScoreCard:
         return self._seat(self.state.winner_seat_id)
 
     @property
+    def final(self):
+        """The only table of its level: its winner is the champion, and advances nowhere."""
+        return bool(self.seats) and self.seats[0].alone_in_draw
+
+    @property
     def tied_leaders(self):
         return [s for s in self.seats if s.id in self.state.tied_leader_ids]
 
@@ -325,7 +331,12 @@ def score_card(table, *, public=False):
         return blank_td_words(objects) if public else objects
 
     tournament = table.level.tournament
-    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
+    seats = list(
+        Seat.objects.filter(table=table)
+        .annotate(alone_in_draw=alone_in_draw())
+        .select_related("player")
+        .order_by("position")
+    )
     settlement = read(
         TieSettlement.objects.filter(table=table).select_related("winner", "created_by")
     ).last()

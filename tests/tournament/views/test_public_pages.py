@@ -249,7 +249,8 @@ def test_a_players_page_lists_his_tables_and_public_penalties(client, finished, 
     assert "Champion!" in page
     # Level 1: table 2, place 1 with 4; level 2: table 1, place 1 with 5.
     assert "Level 1 · Table 2 · place 1 · 4 points · won, advanced" in page
-    assert "Level 2 · Table 1 · place 1 · 5 points · won, advanced" in page
+    # Level 2 plays one table: its winner is the champion, he advances nowhere.
+    assert "Level 2 · Table 1 · place 1 · 5 points · won the final table: champion" in page
     assert "No warnings." in page
 
     runner_up = player(tournament, one[0])

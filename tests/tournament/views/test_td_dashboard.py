@@ -220,7 +220,7 @@ def test_one_finished_table_offers_to_name_the_champion(td_client, make_tourname
     play_named(table, {"Anna": 6, "Bo": -6})
     html = td_client.get(home(tournament)).content.decode()
     assert "Close level and name the champion</a>" in html
-    assert "Finished: Anna wins" in html
+    assert "Finished: Anna is the champion" in html
 
 
 def test_finished_tournament_shows_the_champion_and_stops_polling(

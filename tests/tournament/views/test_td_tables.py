@@ -206,7 +206,7 @@ def test_a_finished_table_names_its_winner_and_takes_no_more_hands(td_client, th
     response = td_client.get(url(tournament, table))
     page = text(response)
     assert "3 of 3 hands played: the table is over." in page
-    assert "Anna wins the table with 6 points." in page
+    assert "Anna wins the final table with 6 points and is the champion." in page
     assert "Record hand" not in page
     assert "Give a penalty" in page  # penalties still count here until the next draw
 

@@ -376,7 +376,7 @@ def test_the_td_settles_a_tie_for_first(td_client, tied):
     assert TieSettlement.objects.get().reason == "High card draw: Bo a king"
     page = text(td_client.get(table_url(tournament, table)))
     assert "Tie settled: Bo wins table 1." in page
-    assert "Bo wins the table with 3 points." in page
+    assert "Bo wins the final table with 3 points and is the champion." in page
     assert "The tie for first was settled by the TD for Bo: High card draw: Bo a king" in page
     again = td_client.post(tie_url(tournament, table), data, follow=True)
     assert "This tie was already settled." in text(again)

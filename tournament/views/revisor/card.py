@@ -97,11 +97,6 @@ class Card:
         return selectors.is_final_table(self.table)
 
     @property
-    def final(self):
-        """The only table of its level: its winner is the champion (1 query, when asked)."""
-        return selectors.is_final_table(self.table)
-
-    @property
     def settled_between(self):
         """The players the TD chose the winner from, when a settled tie ended the table."""
         state = self.state

@@ -54,12 +54,14 @@ def test_a_td_runs_a_tournament_from_creation_to_champion(page_on_laptop, live_s
     page.get_by_role("link", name="Live", exact=True).click()
     first_winners = play_every_table(page)
     assert len(first_winners) == 2
-    page.get_by_role("button", name="Close level and draw the next").click()
+    page.get_by_role("link", name="Close level and draw the next").click()
+    page.get_by_role("button", name="Close level 1 and draw level 2").click()
 
     page.get_by_role("link", name="Live", exact=True).click()
     (champion,) = play_every_table(page)
     assert champion in first_winners
-    page.get_by_role("button", name="Close level and name the champion").click()
+    page.get_by_role("link", name="Close level and name the champion").click()
+    page.get_by_role("button", name="Close level 2 and name the champion").click()
 
     page.wait_for_url("**/standings/")
     assert re.search(f"Champion[^<]*{champion}|{champion}[^<]*champion", page.content(), re.I)

@@ -140,7 +140,7 @@ class Tournament(KeptModel):
         default=False,
         help_text=_(
             "On: when the revisor enters a hand as points, the card first shows the points "
-            "for the revisor to read out to the table (\u201cAnna +8, Bo \u22125, Cia \u22123\u201d); "
+            "for the revisor to read out to the table (“Anna +8, Bo −5, Cia −3”); "
             "the hand is recorded only when the revisor confirms them, as with a hand "
             "entered by cards. Off: the points are recorded when the revisor records the hand."
         ),

@@ -377,3 +377,12 @@ def test_bad_points_are_refused_before_the_readback(confirming_revisor, confirmi
     page = response.content.decode()
     assert "The points must add up to zero; they add up to +1." in page
     assert "read it out to the table" not in page
+
+
+def test_the_cards_page_of_a_tie_break_hand_says_so_too(revisor, tie):
+    page = revisor.get(reverse("revisor:cards")).content.decode()
+    assert "Table 1 · hand 4, tie-break after the 3 required" in page
+    assert "hand 4 of 3" not in page
+    revisor.cookies["django_language"] = "sv"
+    page = revisor.get(reverse("revisor:cards")).content.decode()
+    assert "Bord 1 · hand 4, särspel efter de 3 som krävs" in page

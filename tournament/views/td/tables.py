@@ -29,7 +29,7 @@ from tournament.forms import (
     RescindForm,
     TieForm,
 )
-from tournament.models import Hand, HandVersion, Penalty, Player, Table, Tournament
+from tournament.models import Hand, HandVersion, Penalty, Player, Tournament
 from tournament.services import calls, hands, penalties
 from tournament.services.errors import HandConflict, ServiceError
 from tournament.views.access import td_required
@@ -565,11 +565,8 @@ def _tie_confirm(request, tournament, table, card, form):
         "tied_names": ", ".join(card.tied_names),
         # Everyone else still playing at the table: the shootout ends for them here.
         "others": ", ".join(s.player.name for s in card.active_seats if s.player != winner),
-        # The only table of its level: its winner is the champion once the level is closed.
-        "final": not Table.objects.current()
-        .filter(level_id=table.level_id)
-        .exclude(pk=table.pk)
-        .exists(),
+        # The only table of its draw: its winner is the champion once the level is closed.
+        "final": selectors.is_final_table(table),
         "next_level": table.level.number + 1,
     }
     return render(request, TIE_CONFIRM_TEMPLATE, context)

@@ -96,10 +96,13 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 60),
-        # Off: the check is a `SELECT 1` round trip before every request's first query,
-        # a third of an unchanged poll's cost (docs/performance.md). Without it, a
-        # connection broken by a database restart fails one request, then is replaced.
-        conn_health_checks=env_bool("DJANGO_CONN_HEALTH_CHECKS", False),
+        # On: a kept connection is checked (a `SELECT 1` round trip) before each request's
+        # first query and replaced if the database ended it, so a database restart costs
+        # no request a 500 (tests/faults/test_database_restart.py). The check costs 0.1-0.2
+        # ms a request, a fifth to a third of an unchanged poll (docs/performance.md);
+        # DJANGO_CONN_HEALTH_CHECKS=0 saves it, and each worker's first request after a
+        # restart then fails.
+        conn_health_checks=env_bool("DJANGO_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -176,7 +179,8 @@ CACHES = caches_setting(REDIS_URL)
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic gathers them for whitenoise; `make venue` keeps them in its var/.
+STATIC_ROOT = env_str("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

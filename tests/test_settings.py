@@ -191,21 +191,21 @@ def test_sqlite_transactions_take_the_write_lock_when_they_begin():
 
 
 def test_public_renders_and_connection_checks_come_from_the_environment():
-    # Defaults: a public region is served up to 5 s after a change; no `SELECT 1` before
-    # each request's first query.
+    # Defaults: a public region is served up to 5 s after a change; a kept connection is
+    # checked before each request's first query (a database restart costs no 500).
     result = run_settings_probe(
         "settings.PUBLIC_RENDER_SECONDS, settings.DATABASES['default']['CONN_HEALTH_CHECKS']",
         {"DJANGO_DEBUG": "1"},
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "5 False"
+    assert result.stdout.strip() == "5 True"
     result = run_settings_probe(
         "settings.PUBLIC_RENDER_SECONDS, settings.DATABASES['default']['CONN_HEALTH_CHECKS']",
         {
             "DJANGO_DEBUG": "1",
             "DJANGO_PUBLIC_RENDER_SECONDS": "0",
-            "DJANGO_CONN_HEALTH_CHECKS": "on",
+            "DJANGO_CONN_HEALTH_CHECKS": "off",
         },
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "0 True"
+    assert result.stdout.strip() == "0 False"

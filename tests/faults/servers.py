@@ -1,0 +1,119 @@
+"""A real app server for the fault tests: gunicorn with several sync workers, as a
+deployment runs it, on a database of its own (tests/production/servers.py's Deployment),
+and what the tests do to it from outside: see its workers' database connections, cut
+them, kill a worker.
+"""
+
+import html
+import re
+import subprocess
+import sys
+import time
+from contextlib import closing
+
+import psutil
+import psycopg
+
+from tests.production.servers import ROOT, free_port, wait_for_port
+
+TIMEOUT = 30
+
+
+def start_workers(deployment, workers=2):
+    """gunicorn with `workers` sync workers on a free port: (master process, base URL)."""
+    port = free_port()
+    log = open(deployment.work_dir / f"gunicorn-{port}.log", "w")  # noqa: SIM115
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--timeout",
+            "120",
+        ],
+        cwd=ROOT,
+        env=deployment.env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    log.close()
+    wait_for_port(port, process)
+    return process, f"http://127.0.0.1:{port}"
+
+
+def connect(deployment):
+    """A connection of the test's own to the deployment's database (autocommit)."""
+    return closing(psycopg.connect(deployment.database_url, autocommit=True))
+
+
+def app_backends(deployment):
+    """{backend pid: client port} of every connection to the deployment's database but
+    the asking one: the app's workers' (and a setup script's, while it runs)."""
+    with connect(deployment) as db:
+        rows = db.execute(
+            "SELECT pid, client_port FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return dict(rows)
+
+
+def terminate_backends(deployment):
+    """What a database restart does to the app's kept connections: each is ended by the
+    server (`pg_terminate_backend`); returns the ended backends' pids."""
+    ended = set(app_backends(deployment))
+    with connect(deployment) as db:
+        for pid in ended:
+            db.execute("SELECT pg_terminate_backend(%s)", [pid])
+    wait_until(lambda: not ended & set(app_backends(deployment)), "the backends end")
+    return ended
+
+
+def worker_backends(master, deployment):
+    """{worker pid: its database backend's pid} for the workers of gunicorn `master` that
+    hold a connection to the deployment's database (matched by the connection's port)."""
+    by_port = {port: pid for pid, port in app_backends(deployment).items()}
+    found = {}
+    for worker in psutil.Process(master.pid).children():
+        for socket in worker.net_connections(kind="tcp"):
+            if socket.laddr and socket.laddr.port in by_port:
+                found[worker.pid] = by_port[socket.laddr.port]
+    return found
+
+
+def worker_with_connection(master, client_port):
+    """The gunicorn worker (a psutil.Process) whose database connection leaves from
+    `client_port` of 127.0.0.1."""
+    for worker in psutil.Process(master.pid).children():
+        for socket in worker.net_connections(kind="tcp"):
+            if socket.laddr and socket.laddr.port == client_port:
+                return worker
+    raise AssertionError(f"no worker of gunicorn {master.pid} holds port {client_port}")
+
+
+def wait_until(condition, what, seconds=TIMEOUT):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"waited {seconds} s for: {what}")
+
+
+def text(page):
+    """A page's words, tags dropped and spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def field_value(page, name):
+    """The value of the page's (first) input called `name`."""
+    found = re.search(rf'name="{re.escape(name)}"[^>]*?value="([^"]*)"', page)
+    if found is None:
+        found = re.search(rf'value="([^"]*)"[^>]*?name="{re.escape(name)}"', page)
+    assert found is not None, f"no input {name} on the page"
+    return html.unescape(found.group(1))

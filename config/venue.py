@@ -82,6 +82,7 @@ def venue_environment(var_dir, port, addresses, environ):
             "DJANGO_SECURE_COOKIES": "0",
             "DJANGO_HSTS_SECONDS": "0",
             "DJANGO_BACKUP_DIR": environ.get("DJANGO_BACKUP_DIR") or str(var_dir / "backups"),
+            "DJANGO_STATIC_ROOT": str(var_dir / "static"),
         }
     )
     if not environ.get("DATABASE_URL"):

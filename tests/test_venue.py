@@ -96,13 +96,14 @@ def test_the_banner_gives_the_address_phones_use_its_qr_code_and_the_td_login(ve
 
 
 def test_phones_reach_it_by_the_laptops_address_with_debug_off(venue):
-    _, port, _ = venue
+    var_dir, port, _ = venue
     home = as_phone(port, "/")
     assert home.status_code == 200
     missing = as_phone(port, "/no-such-page/")
     assert missing.status_code == 404
     assert "Django tried these URL patterns" not in missing.text  # DEBUG is off
     assert as_phone(port, "/static/css/app.css").status_code == 200  # static files served
+    assert (var_dir / "static" / "css" / "app.css").exists()  # gathered in var/, not the tree
     stranger = requests.get(
         f"http://127.0.0.1:{port}/", headers={"Host": "evil.example"}, timeout=10
     )

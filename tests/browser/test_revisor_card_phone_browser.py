@@ -171,6 +171,7 @@ def test_recorded_is_in_view_without_javascript(chromium_browser, live_server, t
         for name, points in ((KARL, "8"), (ANNA, "-5"), (PER, "-3")):
             field = page.get_by_label(f"Points for {name}")
             assert field.get_attribute("type") == "number"  # a keyboard with a minus sign
+            assert page.get_by_role("button", name=f"Minus for {name}").count() == 0  # no use
             field.fill(points)
         page.get_by_role("button", name="Record hand 1").click()
         said = page.get_by_text("Hand 1 recorded ✓")

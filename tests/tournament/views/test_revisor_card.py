@@ -386,3 +386,29 @@ def test_the_cards_page_of_a_tie_break_hand_says_so_too(revisor, tie):
     revisor.cookies["django_language"] = "sv"
     page = revisor.get(reverse("revisor:cards")).content.decode()
     assert "Bord 1 · hand 4, särspel efter de 3 som krävs" in page
+
+
+# ---------------------------------------------------------------- what a page costs
+
+
+def queries(client, url, **extra):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url, **extra).status_code == 200
+    return len(captured)
+
+
+def test_the_card_and_its_poll_cost_the_same_at_hand_1_and_hand_9(
+    revisor, make_tournament, td_user
+):
+    long_table = single_table(make_tournament(["Dan", "Eva", "Filip"], min_hands=20), td_user)
+    revisor.get(reverse("revisor:link", args=[long_table.revisor_key]))
+    poll = reverse("revisor:summary")
+    play(long_table, 1, 0, -1)
+    first = (queries(revisor, CARD), queries(revisor, poll, data={"rev": "x"}))
+    for _ in range(8):
+        play(long_table, 2, -1, -1)
+    later = (queries(revisor, CARD), queries(revisor, poll, data={"rev": "x"}))
+    assert first == later

@@ -49,8 +49,6 @@ def replica(deployment, redis_url, tmp_path_factory):
             "DATABASE_URL": deployment.database_url,
             "DJANGO_REDIS_URL": redis_url,
             "DJANGO_BACKUP_DIR": str(tmp_path_factory.mktemp("backups")),
-            # Not in compose: the app's own default (a year), not the other tests' 0.
-            "DJANGO_HSTS_SECONDS": "",
         }
     )
     process, url = deployment.start_app_server(env)
@@ -72,7 +70,7 @@ def test_behind_caddy_pages_are_https_only_with_secure_cookies(replica):
     url, _ = replica
     home = requests.get(url + "/", headers=AS_CADDY_SENDS, timeout=20)
     assert home.status_code == 200
-    assert "max-age=" in home.headers["Strict-Transport-Security"]
+    assert "max-age=31536000" in home.headers["Strict-Transport-Security"]
     login = requests.get(url + "/accounts/login/", headers=AS_CADDY_SENDS, timeout=20)
     assert login.status_code == 200
     assert "Secure" in login.headers["Set-Cookie"]  # the CSRF cookie goes over HTTPS only

@@ -412,3 +412,10 @@ def test_the_card_and_its_poll_cost_the_same_at_hand_1_and_hand_9(
         play(long_table, 2, -1, -1)
     later = (queries(revisor, CARD), queries(revisor, poll, data={"rev": "x"}))
     assert first == later
+
+
+@pytest.mark.parametrize("junk", ["x", "1\n2", "-1", "9" * 40, ""])
+def test_a_poll_with_a_junk_hand_gets_the_summary(revisor, table, junk):
+    poll = revisor.get(reverse("revisor:summary"), {"rev": "old", "hand": junk})
+    assert poll.status_code == 200 and "HX-Retarget" not in poll
+    assert poll.content.decode().lstrip().startswith('<section id="card-summary"')

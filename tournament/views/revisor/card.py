@@ -181,10 +181,11 @@ def summary(request):
     if nothing_new is not None:
         return nothing_new
     card = read_card(table)
-    shown = request.GET.get("hand")
+    shown = request.GET.get("hand", "")
+    shown = shown if shown.isdigit() and len(shown) <= 5 else None  # a hand number, or none
     if _stale_form(card, shown):
-        moved_on = shown if not card.state.is_over and shown.isdigit() else None
-        response = _render(request, card, moved_on=moved_on)
+        recorded = not card.state.is_over and int(shown) < card.next_hand
+        response = _render(request, card, moved_on=shown if recorded else None)
         for header, value in WHOLE_CARD.items():
             response[header] = value
         # Which form this answer replaces: the page ignores it if the form changed meanwhile.

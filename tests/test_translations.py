@@ -137,7 +137,7 @@ def test_every_message_is_translated_and_not_fuzzy():
 
 
 def test_compiled_catalogue_matches_the_po_file():
-    from django.utils.translation import gettext, ngettext, override, pgettext
+    from django.utils.translation import gettext, ngettext, npgettext, override, pgettext
 
     entries = parse_po(PO.read_text(encoding="utf-8"))
     assert MO.exists()
@@ -146,7 +146,10 @@ def test_compiled_catalogue_matches_the_po_file():
         for key, m in entries.items():
             if m.plural is not None:
                 # Swedish: the first form for 1, the second for every other count.
-                found = [ngettext(m.msgid, m.plural, n) for n in (1, 0, 2)]
+                if m.context is not None:
+                    found = [npgettext(m.context, m.msgid, m.plural, n) for n in (1, 0, 2)]
+                else:
+                    found = [ngettext(m.msgid, m.plural, n) for n in (1, 0, 2)]
                 expected = [m.forms[0], m.forms[1], m.forms[1]]
             elif m.context is not None:
                 found, expected = pgettext(m.context, m.msgid), m.forms[0]

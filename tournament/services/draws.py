@@ -3,7 +3,7 @@
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, npgettext
 
 from tournament.models import Draw, Hand, Level, Player, Seat, Table, TableCall, Tournament
 from tournament.seating import new_seed, seat_players
@@ -220,7 +220,12 @@ def _refuse_while_open(tournament, level, tables):
     playing = [t.number for t in tables if not t.is_over and not awaits_tie(t)]
     if playing:
         reasons.append(
-            _("Not every table is over yet (still playing: table %(tables)s).")
+            npgettext(
+                "the tables of a level still playing",
+                "Not every table is over yet (still playing: table %(tables)s).",
+                "Not every table is over yet (still playing: tables %(tables)s).",
+                len(playing),
+            )
             % {"tables": ", ".join(str(n) for n in playing)}
         )
     if reasons:

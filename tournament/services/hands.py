@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import InvalidHand, parse_row, score_hand
 from scoring.cards import card_code
@@ -338,7 +339,11 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         )
     if state.is_over:
         raise TableOver(
-            _("Table %(table)d is over: all %(played)d hands are played.")
+            ngettext(
+                "Table %(table)d is over: its %(played)d hand is played.",
+                "Table %(table)d is over: all %(played)d hands are played.",
+                played,
+            )
             % {"table": table.number, "played": played}
         )
     if hand_number != played + 1:
@@ -547,9 +552,12 @@ def settle_tie(*, table, actor, winner, reason):
     leaders = {s.player_id: s for s in seats if s.id in state.tied_leader_ids}
     if not leaders:
         raise NotAllowed(
-            _(
+            ngettext(
                 "Table %(table)d has no tie for first to settle "
-                "(%(played)d of %(required)d hands played)."
+                "(%(played)d of %(required)d hand played).",
+                "Table %(table)d has no tie for first to settle "
+                "(%(played)d of %(required)d hands played).",
+                state.required_hands,
             )
             % {
                 "table": table.number,

@@ -26,7 +26,7 @@ def test_shootout_from_seven_players_to_champion_and_standings(make_tournament, 
     level1 = draws.draw_first_level(tournament=tournament, actor=td_user, seed="lvl1")
     first = seat_names(level1)
     assert [len(first[n]) for n in (1, 2, 3)] == [3, 2, 2]
-    with pytest.raises(NotAllowed, match="still playing: table 1, 2, 3"):
+    with pytest.raises(NotAllowed, match="still playing: tables 1, 2, 3"):
         draws.advance(tournament=tournament, actor=td_user)
 
     # Table of 3: seat 0 +4, seat 1 -1, seat 2 -3. Heads-up: seat 0 +2, seat 1 -2.

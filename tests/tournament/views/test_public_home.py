@@ -22,7 +22,7 @@ def test_home_lists_tournaments_running_first_each_linking_to_its_page(
     assert html.index("Running Cup") < html.index("Open Cup") < html.index("Finished Cup")
     finished.refresh_from_db()
     assert f"Champion: {finished.champion.name}" in html
-    assert "in play: level 1, 0 of 1 tables finished" in html
+    assert "in play: level 1, 0 of 1 table finished" in html
     assert "registration open, 3 players" in html
     assert f'<a class="tournament-name" href="/t/{running.pk}/">Running Cup</a>' in html
 

@@ -122,7 +122,7 @@ def test_one_table_in_play(td_client, make_tournament, td_user):
     assert re.search(r'<td class="dash-leader"[^>]*>\s*Åsa\s*</td>', html)
     assert "2 / 20" in html
     assert "Fantasyland</span>" not in html  # no extension yet
-    assert "0 of 1 tables finished" in html
+    assert "0 of 1 table finished" in html
     assert "Still playing: table 1." in html
     assert "Close level" not in html
     assert "0 min ago" in html
@@ -497,7 +497,7 @@ def test_close_the_level_from_the_dashboard(td_client, make_tournament, td_user)
     assert list(tournament.levels.values_list("number", flat=True)) == [1, 2]
     html = td_client.get(home(tournament)).content.decode()
     assert "Level 2: live" in html
-    assert "0 of 1 tables finished" in html
+    assert "0 of 1 table finished" in html
     assert f'href="{reverse("td:level", args=[tournament.pk, 1])}">Level 1</a>' in html
 
 
@@ -526,7 +526,7 @@ def test_the_dashboard_in_swedish(td_client, make_tournament, td_user):
     td_client.cookies["django_language"] = "sv"
     html = td_client.get(home(tournament)).content.decode()
     assert "Nivå 1: live" in html
-    assert "0 av 1 bord klara, 1 tillkallning" in html
+    assert "0 av 1 bord klart, 1 tillkallning" in html
     assert "20 + 1 Fantasyland" in html
     assert "Spelar fortfarande: bord 1." in html
     assert 'aria-label="Markera tillkallningen vid bord 1 som avklarad"' in html

@@ -58,7 +58,7 @@ def test_a_call_at_a_redrawn_table_stays_on_the_dashboard(td_client, redrawn):
     clear = reverse("td:call_clear", args=[tournament.pk, old.pk])
     assert 'aria-label="Clear the call at level 1, table 1"' in section(html)
     # The table of the new draw has no call: the row says nothing of it.
-    assert "0 of 1 tables finished" in text(html) and ", 1 call" not in text(html)
+    assert "0 of 1 table finished" in text(html) and ", 1 call" not in text(html)
 
     fields = clear_fields(html, clear)
     assert fields["next"] == home(tournament)

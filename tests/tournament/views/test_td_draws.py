@@ -330,7 +330,7 @@ def test_advancing_while_tables_play_says_which_on_the_confirmation(td_client, t
     html = response.content.decode()
     assert response.status_code == 400
     assert "The level was not closed." in html
-    assert "Not every table is over yet (still playing: table 1, 2, 3)." in html
+    assert "Not every table is over yet (still playing: tables 1, 2, 3)." in html
     assert "3 tables still playing" in html and 'name="confirm"' not in html
     level = Level.objects.get(tournament=drawn)
     assert level.closed_at is None and Level.objects.count() == 1

@@ -117,7 +117,7 @@ def test_seven_players_from_the_draw_to_the_champion(
         {"submission_key": str(uuid.uuid4()), "level": "1", "confirm": "1"},
     )
     assert response.status_code == 400
-    assert "Not every table is over yet (still playing: table 2, 3)." in response.content.decode()
+    assert "Not every table is over yet (still playing: tables 2, 3)." in response.content.decode()
 
     play_named(tables[2], {"Cia": -3, "Dan": 3}, actor=td_user)
     play_named(tables[3], {"Bo": 2, "Anna": -2}, actor=td_user)

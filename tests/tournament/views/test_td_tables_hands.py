@@ -198,7 +198,7 @@ def test_a_finished_table_refuses_another_hand(td_client, make_tournament, td_us
     play_named(table, {"Anna": 2, "Bo": -1, "Cia": -1})
     response = td_client.post(new_url(tournament, table), points_post(2, cia=1, anna=0, bo=-1))
     assert response.status_code == 400
-    assert "Table 1 is over: all 1 hands are played." in text(response)
+    assert "Table 1 is over: its 1 hand is played." in text(response)
     assert "Record hand" not in text(response)
     assert Hand.objects.count() == 1
 

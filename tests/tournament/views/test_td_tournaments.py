@@ -108,7 +108,7 @@ def test_running_first_then_not_started_then_finished_newest_first_in_each(
     assert order == sorted(order)
     assert html.index(">Running<") < html.index(">Not started<") < html.index(">Finished<")
     assert "Level 1 in play: 1 of 2 tables over" in html  # old running
-    assert "Level 1 in play: 0 of 1 tables over" in html  # new running
+    assert "Level 1 in play: 0 of 1 table over" in html  # new running
     assert "Registration: 4 registered" in html
     finished.refresh_from_db()
     assert f"Finished: champion {finished.champion.name}" in html

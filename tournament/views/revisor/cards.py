@@ -24,7 +24,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring import InvalidHand, parse_boards, score_hand
 from scoring.boards import ROW_SIZES, ROWS
@@ -415,7 +415,11 @@ def _not_the_next_hand(request, card, form):
 def _table_over(request, card):
     messages.error(
         request,
-        _("Table %(table)d is over: all %(played)d hands are played.")
+        ngettext(
+            "Table %(table)d is over: its %(played)d hand is played.",
+            "Table %(table)d is over: all %(played)d hands are played.",
+            card.state.hands_played,
+        )
         % {"table": card.table.number, "played": card.state.hands_played},
     )
     return fresh_card(request)

@@ -9,7 +9,6 @@ a phone shows already. Behind PgBouncer in transaction mode too (PostgreSQL only
 """
 
 import html
-import importlib.util
 import re
 import time
 import uuid
@@ -24,20 +23,8 @@ from tests.production.servers import stop, with_database
 RENDER_SECONDS = 1
 TIMEOUT = 20
 
-# While the poll token's statement is prepared once per server connection, a second app
-# connection behind PgBouncer in transaction mode meets it prepared already (42P05) and the
-# page fails. Issue 18 §6 removes tournament/selectors/prepared.py; from then on the room
-# must work behind PgBouncer too (strict: a pass while the module is there is a failure).
-TOKEN_PREPARED = importlib.util.find_spec("tournament.selectors.prepared") is not None
-BEHIND_PGBOUNCER = pytest.mark.xfail(
-    TOKEN_PREPARED,
-    strict=True,
-    reason="the poll token's statement is prepared per server connection "
-    "(tournament/selectors/prepared.py, removed by issue 18 §6)",
-)
 
-
-@pytest.fixture(params=["direct", pytest.param("pgbouncer", marks=BEHIND_PGBOUNCER)])
+@pytest.fixture(params=["direct", "pgbouncer"])
 def servers(request, deployment, redis_url):
     """Two app servers, A and B, sharing the deployment's database and the Redis, either
     straight on the database or through PgBouncer in transaction mode."""

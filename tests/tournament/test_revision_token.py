@@ -1,15 +1,25 @@
-"""The polling token moves with every change a page shows, and costs one query."""
+"""The polling token moves with every change a page shows, and costs one plain query.
+
+One selector, `revision_token`, gives every live page its token: the tournament's (its
+own revision and the sum of its open tables'), or a table's (the tournament's revision and
+the table's). It is one query through Django's own cursor, so what Django guards and wraps
+holds for it, and nothing is prepared on the server that a pooler could lose.
+"""
 
 import uuid
 
 import pytest
-from django.db import DataError, connection, transaction
+from django.db import connection
 
-from tests.tournament.conftest import single_table
+from tests.tournament.conftest import play, single_table
+from tournament.models import Table
 from tournament.selectors import revision_token
-from tournament.services import calls, hands, penalties
+from tournament.services import calls, draws, hands, penalties
 
 pytestmark = pytest.mark.django_db
+
+# What no row's id can be: 0 and below, beyond a bigint (2**63 - 1), or not a number.
+IMPOSSIBLE_IDS = [0, -1, 2**63, 2**70, "1", 1.0, True]
 
 
 def test_token_moves_with_hands_penalties_and_calls(make_tournament, td_user):
@@ -36,86 +46,97 @@ def test_unknown_tournament_has_no_token_and_one_query(django_assert_num_queries
         assert revision_token(999_999) is None
 
 
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="prepared statements are PostgreSQL's"
-)
+@pytest.fixture
+def two_tables(make_tournament, td_user):
+    tournament = make_tournament(6, min_hands=3)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="token")
+    first, second = Table.objects.current().filter(level=level).order_by("number")
+    return tournament, first, second
 
 
-@postgres_only
-def test_the_token_query_is_prepared_once_per_connection(make_tournament):
-    tournament = make_tournament(3)
-    for _ in range(6):  # psycopg prepares a statement on its 5th run
-        token = revision_token(tournament.pk)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements")
-        prepared = [row[0] for row in cursor.fetchall()]
-    assert len([s for s in prepared if "SUM(tb" in s]) == 1
+def revisions(tournament, table):
     tournament.refresh_from_db()
-    assert token == f"{tournament.revision}.0"  # no table drawn: the sum is 0
+    table.refresh_from_db()
+    return tournament.revision, table.revision
 
 
-@postgres_only
-def test_the_token_query_runs_through_djangos_wrappers_and_errors(make_tournament):
-    tournament = make_tournament(3)
+def test_a_tables_token_is_the_tournaments_revision_and_the_tables(two_tables, td_user):
+    tournament, first, second = two_tables
+    t, r = revisions(tournament, first)
+    assert revision_token(tournament.pk, first.pk) == f"{t}.{r}"
+    play(first, 2, -1, -1)
+    assert revisions(tournament, first) == (t, r + 1)  # a hand moves the table alone
+    assert revision_token(tournament.pk, first.pk) == f"{t}.{r + 1}"
+    # A hand at the other table leaves it alone; the tournament's token moves.
+    whole = revision_token(tournament.pk)
+    play(second, 3, -3, 0)
+    assert revision_token(tournament.pk, first.pk) == f"{t}.{r + 1}"
+    assert revision_token(tournament.pk) != whole
+    # A penalty moves the tournament's revision: every table's token moves.
+    player = first.seats.first().player
+    penalties.give_penalty(tournament=tournament, player=player, kind="slow", actor=td_user)
+    moved = revisions(tournament, first)
+    assert moved[0] > t
+    assert revision_token(tournament.pk, first.pk) == "{}.{}".format(*moved)
+
+
+def test_a_table_of_another_tournament_has_no_token(two_tables, make_tournament, td_user):
+    tournament, first, _ = two_tables
+    other = make_tournament(3, name="Another")
+    single_table(other, td_user)
+    assert revision_token(other.pk, first.pk) is None
+    assert revision_token(tournament.pk, first.pk + 1000) is None
+    assert revision_token(tournament.pk + 1000, first.pk) is None
+
+
+@pytest.mark.parametrize("bad", IMPOSSIBLE_IDS)
+def test_an_id_no_row_can_have_has_no_token_and_no_error(two_tables, bad):
+    """Django's ORM answers "no row" for an id beyond the column's range; the token's query
+    does the same, on both databases, instead of PostgreSQL's "bigint out of range" (a 500)
+    or SQLite's OverflowError."""
+    tournament, first, _ = two_tables
+    assert revision_token(bad) is None
+    assert revision_token(tournament.pk, bad) is None
+    assert revision_token(bad, first.pk) is None
+    assert revision_token(tournament.pk) is not None  # the connection is still usable
+
+
+def test_the_token_is_one_plain_query_through_djangos_cursor(two_tables):
+    """Django's execute wrappers (query logging, debugging tools, instrumentation) see it."""
+    tournament, first, _ = two_tables
     seen = []
 
     def wrapper(execute, sql, params, many, context):
-        seen.append(sql)
+        seen.append((sql, tuple(params)))
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(wrapper):
         revision_token(tournament.pk)
-    assert len(seen) == 1 and "SUM(tb" in seen[0]
-    # A database error is Django's, as from any other query.
-    with pytest.raises(DataError), transaction.atomic():
-        revision_token("not a number")
-    assert revision_token(tournament.pk) is not None  # the connection is usable after it
+        revision_token(tournament.pk, first.pk)
+    assert [params for _, params in seen] == [(tournament.pk,), (first.pk, tournament.pk)]
+    assert all(sql.lstrip().upper().startswith("SELECT") for sql, _ in seen)
 
 
-def prepared_statements():
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT name, statement FROM pg_prepared_statements ORDER BY name")
-        return cursor.fetchall()
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="server-side prepared statements are PostgreSQL's"
+)
 
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_outside_a_transaction_the_token_runs_on_a_statement_of_its_own(make_tournament, td_user):
-    """As every poll runs it: no transaction, no query logged. One libpq call on a statement
-    prepared once per connection (named ofc_…; a psycopg cursor's would be _pg3_…)."""
-    tournament = make_tournament(3)
-    table = single_table(tournament, td_user)
-    hands.record_hand(
-        table=table, hand_number=1, idempotency_key=uuid.uuid4(), points={0: 2, 1: -1, 2: -1}
-    )
-    tournament.refresh_from_db()
-    table.refresh_from_db()
-    expected = f"{tournament.revision}.{table.revision}"
-    assert table.revision > 0
-    assert [revision_token(tournament.pk) for _ in range(3)] == [expected] * 3
-    ((name, statement),) = prepared_statements()
-    assert name == "ofc_prepared_0" and "SUM(tb" in statement
-    assert revision_token(999_999) is None
-
-    # Deallocated behind its back (DEALLOCATE ALL, DISCARD ALL): prepared again.
+def test_nothing_is_prepared_on_the_server(two_tables):
+    """As every poll runs it, outside a transaction: a statement prepared on one server
+    connection is what a pooler in transaction mode cannot carry to the next client (PgBouncer
+    answers 42P05 or 26000), so none is."""
+    tournament, first, _ = two_tables
+    play(first, 2, -1, -1)
+    connection.close()  # a fresh connection, as a worker's after a restart
+    for _ in range(8):  # psycopg prepares a statement it runs 5 times, where it may
+        tournament_token = revision_token(tournament.pk)
+        table_token = revision_token(tournament.pk, first.pk)
     with connection.cursor() as cursor:
-        cursor.execute("DEALLOCATE ALL")
-    assert revision_token(tournament.pk) == expected
-    assert [name for name, _ in prepared_statements()] == ["ofc_prepared_0"]
-
-    # A new connection (closed, or broken and replaced) prepares it afresh.
-    connection.close()
-    assert revision_token(tournament.pk) == expected
-    assert [name for name, _ in prepared_statements()] == ["ofc_prepared_0"]
-
-
-@postgres_only
-@pytest.mark.django_db(transaction=True)
-def test_outside_a_transaction_a_database_error_is_djangos(make_tournament):
-    tournament = make_tournament(3)
-    token = revision_token(tournament.pk)
-    with pytest.raises(DataError):
-        revision_token("not a number")
-    with pytest.raises(DataError):
-        revision_token(2**70)  # beyond a bigint
-    assert revision_token(tournament.pk) == token  # the connection is usable after it
+        cursor.execute("SELECT name, statement FROM pg_prepared_statements")
+        assert cursor.fetchall() == []
+    t, r = revisions(tournament, first)
+    assert table_token == f"{t}.{r}"
+    assert tournament_token == f"{t}.{r + Table.objects.get(pk=two_tables[2].pk).revision}"

@@ -42,7 +42,6 @@ from tournament.selectors.public import (
     public_find,
     public_level,
     public_player,
-    public_table_token,
     public_tournament,
 )
 from tournament.selectors.revisor import (
@@ -130,7 +129,6 @@ __all__ = [
     "public_find",
     "public_level",
     "public_player",
-    "public_table_token",
     "public_tournament",
     "revision_token",
     "score_card",

@@ -6,6 +6,7 @@ from functools import cache
 from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch
 
+from tournament.converters import DB_ID_MAX
 from tournament.models import (
     Hand,
     HandResult,
@@ -17,7 +18,6 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.selectors.prepared import fetch_one_prepared
 
 
 def tournament_list():
@@ -206,31 +206,54 @@ def standings(tournament):
     return result
 
 
+# Both tokens are one constant SQL string run through `connection.cursor()` (Django's cursor,
+# its wrappers and errors; nothing prepared on the server, so a pooler in transaction mode
+# works): every poll of a room of phones runs it first, and an unchanged poll runs nothing
+# else. Built by the ORM at each poll, a table's token cost 0.7-0.9 ms in process against
+# this string's 0.23 ms (docs/performance.md, "The poll token"), about the bare view's time.
 @cache
-def _token_sql():
-    """The revision token's query, named from the models' own tables and columns."""
+def _token_sql(of_table):
+    """The token's query, named from the models' own tables and columns: the tournament's
+    (`%s`: its id) or one of its tables' (`%s, %s`: the table's id, the tournament's)."""
     quote = connection.ops.quote_name
-    tournament, table, level = (model._meta for model in (Tournament, Table, Level))
+    tournament, table, level = (model._meta.db_table for model in (Tournament, Table, Level))
+    rev, pk = quote("revision"), quote("id")
+    level_id, tournament_id = quote("level_id"), quote("tournament_id")
+    if of_table:
+        return (
+            f"SELECT t.{rev}, tb.{rev} FROM {quote(table)} tb"
+            f" JOIN {quote(level)} l ON l.{pk} = tb.{level_id}"
+            f" JOIN {quote(tournament)} t ON t.{pk} = l.{tournament_id}"
+            f" WHERE tb.{pk} = %s AND l.{tournament_id} = %s"
+        )
     return (
-        f"SELECT t.{quote('revision')}, COALESCE((SELECT SUM(tb.{quote('revision')})"
-        f" FROM {quote(table.db_table)} tb"
-        f" JOIN {quote(level.db_table)} l ON l.{quote('id')} = tb.{quote('level_id')}"
-        f" WHERE l.{quote('tournament_id')} = t.{quote('id')}"
-        f" AND l.{quote('closed_at')} IS NULL), 0)"
-        f" FROM {quote(tournament.db_table)} t WHERE t.{quote('id')} = %s"
+        f"SELECT t.{rev}, COALESCE((SELECT SUM(tb.{rev}) FROM {quote(table)} tb"
+        f" JOIN {quote(level)} l ON l.{pk} = tb.{level_id}"
+        f" WHERE l.{tournament_id} = t.{pk} AND l.{quote('closed_at')} IS NULL), 0)"
+        f" FROM {quote(tournament)} t WHERE t.{pk} = %s"
     )
 
 
-def revision_token(tournament_id):
-    """A token that changes whenever anything a page of this tournament shows changes.
+def _is_db_id(value):
+    """Whether a row could have this id: what the ORM checks before it sends a lookup (an id
+    beyond the column's range matches nothing there; here it would be the database's error)."""
+    return type(value) is int and 1 <= value <= DB_ID_MAX
 
-    The tournament's own revision (draws, penalties, settings...) and the sum of
-    its open levels' table revisions (each hand, correction, call...): table
-    revisions only grow, and the set of open tables only changes with the
-    tournament's revision, so equal tokens mean nothing changed. One indexed
-    query; None when the tournament does not exist.
+
+def revision_token(tournament_id, table_id=None):
+    """The token every live page polls with: it changes whenever anything the page shows
+    changes. One indexed query; None when there is no such tournament (or table of it).
+
+    The tournament's token is its own revision (draws, penalties, settings, renames...) and
+    the sum of its open levels' table revisions (each hand, correction, call...): table
+    revisions only grow, and the set of open tables only changes with the tournament's
+    revision, so equal tokens mean nothing changed. A table's token (its score card) is the
+    tournament's revision and the table's own: hands at other tables leave it alone.
     """
-    # One constant SQL string: every poll runs it first, and building the same query
-    # with the ORM cost four times the query itself (docs/performance.md).
-    row = fetch_one_prepared(_token_sql(), [tournament_id])
+    ids = (tournament_id,) if table_id is None else (table_id, tournament_id)
+    if not all(_is_db_id(value) for value in ids):
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_token_sql(table_id is not None), ids)
+        row = cursor.fetchone()
     return None if row is None else f"{row[0]}.{row[1]}"

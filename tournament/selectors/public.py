@@ -48,18 +48,6 @@ def public_tournament(tournament_id):
     return tournament
 
 
-def public_table_token(tournament_id, table_id):
-    """What a public score card polls: the tournament's own revision (penalties, renames)
-    and the table's (its hands), in 1 indexed query; None for a table not of the tournament.
-    Hands at other tables leave it alone."""
-    row = (
-        Table.objects.filter(pk=table_id, level__tournament_id=tournament_id)
-        .values_list("level__tournament__revision", "revision")
-        .first()
-    )
-    return None if row is None else f"{row[0]}.{row[1]}"
-
-
 @dataclass(frozen=True)
 class PublicName:
     """A player as a list of tables shows him: enough for his name and his page's link."""

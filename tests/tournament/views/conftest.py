@@ -40,7 +40,7 @@ def live_pages(tournament, table):
         (reverse("public:standings_projector", args=[tournament.pk]), token),
         (
             reverse("public:table", args=[tournament.pk, table.pk]),
-            selectors.public_table_token(tournament.pk, table.pk),
+            selectors.revision_token(tournament.pk, table.pk),
         ),
     ]
 

@@ -117,7 +117,7 @@ def test_a_poll_whose_region_is_rendered_reads_the_token_once(
 def test_a_poll_without_its_language_is_answered_by_the_view(client, two_tables):
     tournament, first, _ = two_tables
     url = reverse("public:table", args=[tournament.pk, first.pk])
-    token = selectors.public_table_token(tournament.pk, first.pk)
+    token = selectors.revision_token(tournament.pk, first.pk)
     for lang in (None, "xx"):
         response = client.get(with_rev(url, token, lang), headers=HTMX)
         assert response.status_code == 204

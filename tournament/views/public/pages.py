@@ -160,7 +160,7 @@ def _find(request, tournament_id):
     )
 
 
-@live_page(selectors.public_table_token, "tournament_id", "table_id")
+@live_page(selectors.revision_token, "tournament_id", "table_id")
 def table(request, live, tournament_id, table_id):
     """A table's score card, hand by hand, read-only; live while its level is open."""
     load = loader(get_tournament, tournament_id)

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.browser import public_scenes
-from tests.browser.helpers import log_in
+from tests.browser.helpers import log_in, tournament_with
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -76,3 +76,25 @@ def test_the_public_standings_on_the_big_screen_are_not_the_phones_small_type(
     projector.goto(live_server.url + scene.public_urls()["standings projector"])
     row = projector.locator("table.standings tbody th").first
     assert row.evaluate("(el) => getComputedStyle(el).fontSize") == "40px"
+
+
+# Every visible player of the seat finder: whether he is on the screen and his whole name shows.
+SEATS_SHOWN = """() => [...document.querySelectorAll(".seat-finder li:not([hidden])")].map((li) => {
+  const box = li.getBoundingClientRect(), name = li.querySelector(".sf-name");
+  return [box.right <= innerWidth && box.bottom <= innerHeight, name.scrollWidth <= name.clientWidth];
+})"""
+
+
+def test_a_long_seating_list_pages_in_large_type(projector, live_server, td_user):
+    """151 players (the smallest type of the seat finder before: 13.5 px): 28 px at least,
+    a page of them at a time, each on the screen with his whole name of 30 letters."""
+    names = [f"Spelare {n:03d} Lindqvist-Söderström" for n in range(1, 152)]
+    tournament, _ = tournament_with(names, td_user, seed="a big room")
+    log_in(projector, live_server)
+    projector.goto(live_server.url + reverse("td:level_projector", args=[tournament.pk, 1]))
+    status = projector.locator("[data-pager-status]")
+    shown = projector.locator(".seat-finder li:not([hidden])")
+    assert 20 <= shown.count() < 151
+    assert status.inner_text() == f"1–{shown.count()} / 151"
+    assert projector.evaluate(SMALL_TEXT, SMALLEST) == []
+    assert projector.evaluate(SEATS_SHOWN) == [[True, True]] * shown.count()

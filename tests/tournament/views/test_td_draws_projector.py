@@ -108,7 +108,8 @@ def test_a_long_list_gets_smaller_type_in_more_columns(td_client, make_tournamen
         "xs",
     ]
     css = (ROOT / "static/css/td-draws.css").read_text()
-    assert ".seat-finder.size-xs { column-count: 6;" in css
+    # Never smaller than the big screen's smallest type: 2 columns, paging (h4, issue 17).
+    assert ".seat-finder.size-s, .seat-finder.size-xs { column-count: 2; font-size: .7em; }" in css
 
 
 def test_the_print_view_has_name_level_seed_and_the_list(td_client, room):

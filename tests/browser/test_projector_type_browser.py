@@ -81,7 +81,8 @@ def test_the_public_standings_on_the_big_screen_are_not_the_phones_small_type(
 # Every visible player of the seat finder: whether he is on the screen and his whole name shows.
 SEATS_SHOWN = """() => [...document.querySelectorAll(".seat-finder li:not([hidden])")].map((li) => {
   const box = li.getBoundingClientRect(), name = li.querySelector(".sf-name");
-  return [box.right <= innerWidth && box.bottom <= innerHeight, name.scrollWidth <= name.clientWidth];
+  const whole = name.scrollWidth <= name.clientWidth;
+  return [box.right <= innerWidth && box.bottom <= innerHeight, whole];
 })"""
 
 

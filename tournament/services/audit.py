@@ -1,8 +1,5 @@
-from django.utils import timezone
-
 from tournament.audit_sentences import ACTIONS
 from tournament.models import AuditEntry
-from tournament.services.rows import insert
 
 
 def actor_or_none(actor):
@@ -35,25 +32,4 @@ def record(*, tournament, actor, action, params, before=None, after=None, actor_
         params=_checked(action, params),
         before=before,
         after=after,
-    )
-
-
-def record_fast(*, tournament, actor, action, params, before=None, after=None, actor_label=""):
-    """As `record`, as one plain INSERT (for recording hands, the hot path); returns nothing."""
-    user = actor_or_none(actor)
-    if not actor_label:
-        actor_label = user.get_username() if user else "system"
-    insert(
-        AuditEntry,
-        {
-            "tournament": tournament.pk,
-            "at": timezone.now(),
-            "actor": user.pk if user else None,
-            "actor_label": actor_label[:120],
-            "action": action,
-            "params": _checked(action, params),
-            "summary": "",
-            "before": before,
-            "after": after,
-        },
     )

@@ -20,7 +20,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
-from tournament.services import audit, rows
+from tournament.services import audit
 from tournament.services.errors import (
     HandConflict,
     InvalidEntry,
@@ -371,53 +371,33 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         tournament,
     )
     dealer = state.next_dealer_position
-    # Plain INSERTs (tournament.services.rows): this is the hot path of the product.
-    now = timezone.now()
-    hand = Hand(table=table, number=hand_number, dealer_position=dealer, created_at=now)
-    hand.pk = rows.insert(
-        Hand,
-        {"table": table.pk, "number": hand_number, "dealer_position": dealer, "created_at": now},
-    )
-    user = audit.actor_or_none(actor)
+    # One INSERT each for the hand, its version and its results (bulk_create): the same
+    # number of queries at every hand (tests/tournament/services/test_hand_cost.py).
+    hand = Hand.objects.create(table=table, number=hand_number, dealer_position=dealer)
     try:
-        version_id = rows.insert(
-            HandVersion,
-            {
-                "hand": hand.pk,
-                "version": 1,
-                "mode": mode,
-                "idempotency_key": key,
-                "created_at": now,
-                "created_by": user.pk if user else None,
-                "entered_by_label": actor_label,
-                "reason": "",
-                "superseded_at": None,
-            },
+        version = HandVersion.objects.create(
+            hand=hand,
+            version=1,
+            mode=mode,
+            idempotency_key=key,
+            created_by=audit.actor_or_none(actor),
+            entered_by_label=actor_label,
         )
     except IntegrityError as exc:
         # Raised straight out of this atomic block, which rolls back (the hand too).
         raise _KeyTaken from exc
-    rows.insert_many(
-        HandResult,
-        [
-            {
-                "version": version_id,
-                "seat": seat.pk,
-                "in_fantasyland": bool(state.in_fantasyland.get(seat.id)),
-                "fouled": None,
-                "royalties": None,
-                "front": "",
-                "middle": "",
-                "back": "",
-                "detail": {},
-                **lines[seat.id],
-            }
-            for seat in seats
-        ],
+    HandResult.objects.bulk_create(
+        HandResult(
+            version=version,
+            seat=seat,
+            in_fantasyland=bool(state.in_fantasyland.get(seat.id)),
+            **lines[seat.id],
+        )
+        for seat in seats
     )
     progress = play(state.progress, hand_input, dealer=dealer)
     store(table, all_seats, _settled(table, all_seats, progress, penalty_points))
-    audit.record_fast(
+    audit.record(
         tournament=tournament,
         actor=actor,
         actor_label=actor_label,

@@ -9,21 +9,24 @@ import uuid
 
 import pytest
 from django.db import connection
+from django.db.models.signals import post_save
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.conftest import play, single_table
 from tests.tournament.services.test_hands import BOARDS, record_cards
-from tournament.models import HandResult, HandVersion
+from tournament.models import AuditEntry, Hand, HandResult, HandVersion
 from tournament.services import hands
 
 pytestmark = pytest.mark.django_db
 
 # Lock the table (PostgreSQL: SQLite has no row locks), read it afresh with its
-# level, draw and seats (one query); insert the hand, its version and results; update
-# the seats (one executemany) and the table; write the audit entry. The submission
-# key is looked up only when a submission is refused, and a tie settlement only
-# while the leaders are tied.
-QUERIES_PER_HAND = 7 + (1 if connection.features.has_select_for_update else 0)
+# level, draw and seats (one query); insert the hand, its version and results (one
+# bulk_create); update each seat whose caches moved (one query each: every seat here,
+# since every hand below moves every total) and the table; write the audit entry.
+# The submission key is looked up only when a submission is refused, and a tie
+# settlement only while the leaders are tied.
+SEATS = 3
+QUERIES_PER_HAND = 6 + SEATS + (1 if connection.features.has_select_for_update else 0)
 
 
 def record_points_at(table, number):
@@ -73,3 +76,28 @@ def test_recording_never_reads_earlier_results(make_tournament, td_user):
     assert not [q for q in queries if q.lstrip().startswith("SELECT") and "handresult" in q]
     assert HandVersion.objects.filter(hand__table=table).count() == 6
     assert HandResult.objects.filter(version__hand__table=table).count() == 18
+
+
+def test_a_hand_is_written_through_djangos_models(make_tournament, td_user):
+    """The hand, its version and its audit entry are saved by their models (Django's
+    signals see them), not by SQL written by hand (issue 18 §6)."""
+    table = single_table(make_tournament(3), td_user)
+    saved = []
+
+    def seen(sender, instance, created, **kwargs):
+        saved.append((sender.__name__, created))
+
+    for model in (Hand, HandVersion, AuditEntry):
+        post_save.connect(seen, sender=model, weak=False)
+    try:
+        record_points_at(table, 1)
+    finally:
+        for model in (Hand, HandVersion, AuditEntry):
+            post_save.disconnect(seen, sender=model)
+    assert saved == [("Hand", True), ("HandVersion", True), ("AuditEntry", True)]
+    version = HandVersion.objects.get(hand__table=table, hand__number=1)
+    assert sorted(version.results.values_list("seat__position", "points")) == [
+        (0, 2),
+        (1, -1),
+        (2, -1),
+    ]

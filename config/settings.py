@@ -58,7 +58,10 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the session and the rest: a room's unchanged polls need none of them.
     "tournament.middleware.LivePollMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's session middleware, and a view's change the database refuses (read-only,
+    # disk full): both answer a clear 503 page instead of a 500 (tournament/faults.py).
+    "tournament.faults.SessionMiddleware",
+    "tournament.faults.DatabaseFaultMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -12,6 +12,7 @@ from tests.production.servers import (
     stop,
     with_database,
 )
+from tests.tournament.conftest import make_tournament  # noqa: F401 (a fixture for these tests)
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,9 @@ from tests.production.servers import (
 from tests.tournament.conftest import make_tournament  # noqa: F401 (a fixture for these tests)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def pg_deployment(tmp_path_factory):
-    """A PostgreSQL database of the module's own (made here, migrated by `manage.py
+    """A PostgreSQL database of these tests' own (made here, migrated by `manage.py
     migrate` as a deployment would, dropped afterwards), on the server the suite runs on.
     The faults these tests make (connections cut, a worker killed) need a real server."""
     server = postgres_url()

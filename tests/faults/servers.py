@@ -73,6 +73,27 @@ def terminate_backends(deployment):
     return ended
 
 
+def recorded_hands(deployment, table_id):
+    """[(hand number, versions, {seat position: points})] of the table, as stored."""
+    with connect(deployment) as db:
+        hands = db.execute(
+            "SELECT h.id, h.number, count(DISTINCT v.id) FROM tournament_hand h "
+            "JOIN tournament_handversion v ON v.hand_id = h.id "
+            "WHERE h.table_id = %s GROUP BY h.id, h.number ORDER BY h.number",
+            [table_id],
+        ).fetchall()
+        found = []
+        for hand_id, number, versions in hands:
+            points = db.execute(
+                "SELECT s.position, r.points FROM tournament_handresult r "
+                "JOIN tournament_handversion v ON v.id = r.version_id "
+                "JOIN tournament_seat s ON s.id = r.seat_id WHERE v.hand_id = %s",
+                [hand_id],
+            ).fetchall()
+            found.append((number, versions, dict(points)))
+    return found
+
+
 def worker_backends(master, deployment):
     """{worker pid: its database backend's pid} for the workers of gunicorn `master` that
     hold a connection to the deployment's database (matched by the connection's port)."""

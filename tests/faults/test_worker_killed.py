@@ -23,6 +23,7 @@ from tests.faults.servers import (
     app_backends,
     connect,
     field_value,
+    recorded_hands,
     text,
     wait_until,
     worker_with_connection,
@@ -32,27 +33,6 @@ pytestmark = pytest.mark.postgres
 HTMX = {"HX-Request": "true"}
 POINTS = {"Anna": 4, "Bo": -1, "Cia": -3}
 BEFORE_COMMIT, AFTER_COMMIT = "before the commit", "after the commit"
-
-
-def recorded_hands(deployment, table_id):
-    """[(hand number, versions, {seat position: points})] of the table, as stored."""
-    with connect(deployment) as db:
-        hands = db.execute(
-            "SELECT h.id, h.number, count(DISTINCT v.id) FROM tournament_hand h "
-            "JOIN tournament_handversion v ON v.hand_id = h.id "
-            "WHERE h.table_id = %s GROUP BY h.id, h.number ORDER BY h.number",
-            [table_id],
-        ).fetchall()
-        found = []
-        for hand_id, number, versions in hands:
-            points = db.execute(
-                "SELECT s.position, r.points FROM tournament_handresult r "
-                "JOIN tournament_handversion v ON v.id = r.version_id "
-                "JOIN tournament_seat s ON s.id = r.seat_id WHERE v.hand_id = %s",
-                [hand_id],
-            ).fetchall()
-            found.append((number, versions, dict(points)))
-    return found
 
 
 def waiting_for_a_lock(deployment):

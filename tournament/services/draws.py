@@ -7,7 +7,7 @@ from django.utils.translation import ngettext, npgettext
 
 from tournament.models import Draw, Hand, Level, Player, Seat, Table, TableCall, Tournament
 from tournament.seating import new_seed, seat_players
-from tournament.services import audit
+from tournament.services import audit, autobackup
 from tournament.services.errors import DrawLocked, NotAllowed
 from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
 from tournament.services.recompute import store
@@ -265,6 +265,7 @@ def advance(*, tournament, actor, seed=None, level_number=None):
     level.closed_at = now
     level.save(update_fields=["closed_at"])
     touch_tournament(tournament)
+    autobackup.after_level_closed(tournament.pk)
     if len(winners) <= 1:
         tournament.finished_at = now
         tournament.champion = winners[0] if winners else None

@@ -20,7 +20,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
-from tournament.services import audit
+from tournament.services import audit, autobackup
 from tournament.services.errors import (
     HandConflict,
     InvalidEntry,
@@ -410,6 +410,7 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         },
         after={"hand": hand_number, "mode": mode, "results": _describe(seats, lines)},
     )
+    autobackup.after_hand(tournament.pk)
     return Recorded(hand, created=True)
 
 
@@ -513,6 +514,7 @@ def correct_hand(
         before={"version": old.version, "mode": old.mode, "results": before},
         after={"version": version.version, "mode": mode, "results": _describe(seats, lines)},
     )
+    autobackup.after_hand(table.level.tournament_id)
     return Recorded(hand, created=True)
 
 

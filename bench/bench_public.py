@@ -1,4 +1,4 @@
-"""Public pages under load: a room of phones polling a 300-player tournament in play.
+"""Public pages under load: a room of phones, big screens and revisors, a 300-player tournament.
 
 `make bench` prints the figures; docs/performance.md ("Public pages under load") has
 the last ones and what limits them. In one run, on a throwaway PostgreSQL database:
@@ -6,17 +6,19 @@ the last ones and what limits them. In one run, on a throwaway PostgreSQL databa
 1. a 300-player tournament in play (level 1 drawn, a few hands at every table), ANALYZEd;
 2. gunicorn as docker-compose runs it (sync workers, access log), 2 workers, DEBUG off,
    on 127.0.0.1, with the bare view /bench/ok/ switched on (BENCH_BARE_VIEW=1);
-3. revisors recording a hand at every table every ~2 minutes (100 tables: ~1 hand/s),
-   through the services, on the same database;
-4. locust (bench/locustfile.py, headless, at a lower CPU priority) stepping the number of
-   phones up; each phone opens the tournament page or the standings and polls its live
-   region every 5 s (--both-regions: both from every phone); probes ask for the bare view,
-   an unchanged poll and the full page at the same load.
+3. locust (bench/locustfile.py, headless, at a lower CPU priority) playing the room as it
+   is: the phones, most on their own table's score card (spread over every table), some
+   on the tournament page or the standings, a few on a player's page, each polling its
+   live region; the big screens; a revisor tablet at every table, polling its card and
+   posting a hand every --hand-every seconds through the real form; the number of phones
+   stepped up. Probes ask for the bare view and, for every live page kind in turn, the
+   full page and an unchanged poll, at the same load.
 
-Per step it prints p50/p95 of each kind of request, the ratios to the bare view, errors,
-and how the 2 cores were shared (gunicorn, PostgreSQL, locust, anything else), then the
-targets of issue 11 and which are missed. It exits 0 either way. Everything it starts is
-stopped and the database dropped, also on Ctrl-C or an error.
+Per step it prints p50/p95 of the phones' requests, errors, the hands recorded, how the 2
+cores were shared (gunicorn, PostgreSQL, locust, anything else), and for every page kind
+its unchanged poll and full page against the bare view (client-side and gunicorn's own
+time); then the targets of issue 18 and which are missed. It exits 0 either way.
+Everything it starts is stopped and the database dropped, also on Ctrl-C or an error.
 """
 
 import argparse
@@ -29,7 +31,6 @@ import shlex
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,17 +50,44 @@ os.environ["DJANGO_DEBUG"] = "0"
 os.environ["DJANGO_SECRET_KEY"] = SECRET
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 
-# The issue's targets.
+# The issue's targets (issue 18 §7).
 TARGET_P95_MS = 50.0
 TARGET_PHONES = 2000
 TARGET_PAGE_RATIO = 2.0
-TARGET_POLL_RATIO = 1.2
+TARGET_POLL_RATIO = 1.5
 
+# Request names, as bench/locustfile.py gives them (page kinds in brackets).
 UNCHANGED = "poll unchanged (204)"
 CHANGED = "poll changed (200)"
 PAGE = "page (full)"
 BARE = "bare view"
 STATIC = "static file"
+PROBE = "probe "
+REVISOR = "revisor "
+REVISOR_HAND = "revisor hand"
+KINDS = (
+    "table",
+    "tournament",
+    "standings",
+    "player",
+    "find",
+    "tables_projector",
+    "standings_projector",
+)
+SHORT = {
+    "table": "table",
+    "tournament": "tourn.",
+    "standings": "stand.",
+    "player": "player",
+    "find": "find",
+    "tables_projector": "proj.T",
+    "standings_projector": "proj.S",
+}
+
+
+def named(what, kind):
+    return f"{what} [{kind}]"
+
 
 FIRST = [
     *("Anna", "Björn", "Cecilia", "David", "Elin", "Fredrik", "Gustav", "Hanna", "Ida", "Johan"),
@@ -70,6 +98,9 @@ LAST = [
     *("Jönsson", "Lund", "Nyström", "Öberg", "Ström", "Wahl"),
 ]
 
+
+# Hands a table must play: more than the bench can post, so that no table ends meanwhile.
+MIN_HANDS = 200
 
 STARTED = time.monotonic()
 
@@ -105,25 +136,32 @@ def drop_database(server, name):
 
 
 def set_up_tournament(players, hands_per_table):
-    """Register, draw level 1 and record `hands_per_table` hands at every table."""
+    """Register, draw level 1 and record `hands_per_table` hands at every table; the room
+    for locust (bench/locustfile.py): the tournament, its tables (id, revisor link, seat
+    positions), its players and a few searches."""
     import django
 
     django.setup()
     from django.core.management import call_command
     from django.db import connection
 
-    from tournament.models import Table
+    from tournament.models import Player, Table
     from tournament.services import draws, hands, registration
 
     call_command("migrate", verbosity=0)
-    tournament = registration.create_tournament(actor=None, name="Bench: public pages")
+    # Enough hands a table that none is over while the bench posts hands.
+    tournament = registration.create_tournament(
+        actor=None, name="Bench: public pages", min_hands=MIN_HANDS
+    )
     names = [f"{first} {last}" for last in LAST for first in FIRST]
     for number in range(players):
         name = names[number % len(names)] + ("" if number < len(names) else f" {number}")
         registration.register_player(tournament=tournament, actor=None, name=name)
     level = draws.draw_first_level(tournament=tournament, actor=None, seed="bench")
     tables = list(Table.objects.current().filter(level=level).order_by("number"))
-    sizes = {table.pk: table.seats.count() for table in tables}
+    positions = {
+        table.pk: sorted(table.seats.values_list("position", flat=True)) for table in tables
+    }
     rng = random.Random("bench-public")
     for number in range(1, hands_per_table + 1):
         for table in tables:
@@ -131,70 +169,29 @@ def set_up_tournament(players, hands_per_table):
                 table=table,
                 hand_number=number,
                 idempotency_key=uuid.uuid4(),
-                points=hand_points(sizes[table.pk], rng),
+                points=hand_points(positions[table.pk], rng),
             )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
+    room = {
+        "tournament": tournament.pk,
+        "tables": [
+            {"id": table.pk, "key": table.revisor_key, "positions": positions[table.pk]}
+            for table in tables
+        ],
+        "players": list(Player.objects.filter(tournament=tournament).values_list("pk", flat=True)),
+        # What a player types in "Where do I sit?": a first name, lower case, no accents.
+        "searches": ["anna", "bjorn", "lars", "asa", "nystrom", "karin"],
+    }
     connection.close()
-    return tournament.pk, [(table.pk, sizes[table.pk]) for table in tables]
+    return room
 
 
-def hand_points(size, rng):
+def hand_points(positions, rng):
     """A hand's points, summing to zero: one seat wins what the others lose."""
-    winner = rng.randrange(size)
+    winner = rng.choice(positions)
     loss = rng.randint(1, 6)
-    return {p: (loss * (size - 1) if p == winner else -loss) for p in range(size)}
-
-
-class Revisors(threading.Thread):
-    """Every table's revisor: a hand per table every `seconds_per_hand`, tables in a random
-    order each round, through hands.record_hand on the bench's database."""
-
-    def __init__(self, tables, first_hand, seconds_per_hand):
-        super().__init__(name="revisors", daemon=True)
-        self.tables, self.first_hand = tables, first_hand
-        self.interval = seconds_per_hand / len(tables) if seconds_per_hand > 0 else 0
-        self.stop = threading.Event()
-        self.times = []  # (start, ms) of every hand recorded
-        self.refused = 0
-        self.error = None
-
-    def run(self):
-        from django.db import connection
-
-        from tournament.models import Table
-        from tournament.services import hands
-        from tournament.services.errors import ServiceError
-
-        rng = random.Random("bench-revisors")
-        played = {pk: self.first_hand - 1 for pk, _ in self.tables}
-        rows = Table.objects.select_related("level__tournament").in_bulk(list(played))
-        due = time.monotonic()
-        try:
-            while not self.stop.is_set():
-                order = list(self.tables)
-                rng.shuffle(order)
-                for pk, size in order:
-                    if self.stop.wait(max(0.0, due - time.monotonic())):
-                        return
-                    due += self.interval
-                    started = time.time()
-                    try:
-                        hands.record_hand(
-                            table=rows[pk],
-                            hand_number=played[pk] + 1,
-                            idempotency_key=uuid.uuid4(),
-                            points=hand_points(size, rng),
-                        )
-                    except ServiceError:
-                        self.refused += 1  # the table has played its hands
-                        continue
-                    played[pk] += 1
-                    self.times.append((started, (time.time() - started) * 1000))
-        except Exception as error:  # reported at the end, never silently
-            self.error = error
-        finally:
-            connection.close()
+    return {p: (loss * (len(positions) - 1) if p == winner else -loss) for p in positions}
 
 
 # ------------------------------------------------------------------ the server
@@ -282,17 +279,29 @@ def wait_until_up(base, process, seconds=60):
     raise RuntimeError(f"gunicorn did not answer within {seconds} s")
 
 
-def warm_up(base, tournament_id):
-    """Every worker imports and compiles what the pages need before anything is timed."""
+def warm_up(base, room):
+    """Every worker imports and compiles what the pages need before anything is timed: every
+    live page kind, its page and its poll, in both languages."""
     hx = {"HX-Request": "true"}
-    for _ in range(20):
+    t = room["tournament"]
+    pages = [
+        f"/t/{t}/",
+        f"/t/{t}/table/{room['tables'][0]['id']}/",
+        f"/t/{t}/standings/",
+        f"/t/{t}/player/{room['players'][0]}/",
+        f"/t/{t}/find/?q={room['searches'][0]}",
+        f"/t/{t}/projector/tables/",
+        f"/t/{t}/projector/standings/",
+    ]
+    for _ in range(10):
         for lang in ("sv", "en"):
             headers = {"Accept-Language": lang}
-            status, body = get(f"{base}/t/{tournament_id}/", headers)
-            rev = re.search(rb'data-poll-rev="([^"]*)"', body).group(1).decode()
-            get(f"{base}/t/{tournament_id}/?lang={lang}&rev={rev}", {**headers, **hx})
-            get(f"{base}/t/{tournament_id}/standings/?lang={lang}&rev=0", {**headers, **hx})
-            get(f"{base}/t/{tournament_id}/standings/?lang={lang}&rev={rev}", {**headers, **hx})
+            for page in pages:
+                _status, body = get(base + page, headers)
+                rev = re.search(rb'data-poll-rev="([^"]*)"', body).group(1).decode()
+                sep = "&" if "?" in page else "?"
+                get(f"{base}{page}{sep}lang={lang}&rev={rev}", {**headers, **hx})
+                get(f"{base}{page}{sep}lang={lang}&rev=0.0", {**headers, **hx})
             get(f"{base}/bench/ok/")
 
 
@@ -343,8 +352,7 @@ def _machine_busy_seconds():
 
 class CpuSampler(threading.Thread):
     """Once a second: CPU seconds so far of gunicorn (master and workers), the PostgreSQL
-    backends of the bench's database, locust, this process (the revisors), and the
-    whole machine."""
+    backends of the bench's database, locust, this process, and the whole machine."""
 
     def __init__(self, groups):
         super().__init__(name="cpu", daemon=True)
@@ -427,33 +435,48 @@ def summarize(times):
     }
 
 
-LOG_LINE = re.compile(r'\[([^\]]+)\] "(\S+) (\S+) [^"]*" (\d{3}) \S+ "[^"]*" "[^"]*" (\d+)$')
+LOG_LINE = re.compile(r'\[([^\]]+)\] "(\S+) (\S+) [^"]*" (\d{3}) \S+ "[^"]*" "([^"]*)" (\d+)$')
+PAGE_KIND = [
+    (re.compile(r"^/t/\d+/table/\d+/"), "table"),
+    (re.compile(r"^/t/\d+/player/\d+/"), "player"),
+    (re.compile(r"^/t/\d+/standings/"), "standings"),
+    (re.compile(r"^/t/\d+/find/"), "find"),
+    (re.compile(r"^/t/\d+/projector/tables/"), "tables_projector"),
+    (re.compile(r"^/t/\d+/projector/standings/"), "standings_projector"),
+    (re.compile(r"^/t/\d+/(\?|$)"), "tournament"),
+]
+
+
+def kind_of(method, path, status, agent):
+    """A logged request's name, as locust names it (probes apart)."""
+    if path.startswith("/bench/ok/"):
+        return BARE
+    if path.startswith("/static/"):
+        return STATIC
+    if path.startswith("/r/"):
+        if method == "POST":
+            return REVISOR_HAND
+        return REVISOR + ("poll" if "rev=" in path else "opens")
+    kind = next((kind for pattern, kind in PAGE_KIND if pattern.match(path)), "other")
+    what = UNCHANGED if status == "204" else CHANGED if "rev=" in path else PAGE
+    return ("probe " if agent.endswith(" probe") else "") + named(what, kind)
 
 
 def server_times(access_log, windows):
     """Gunicorn's own time per request (%(D)s: from parsing the request to the last byte
-    written, no queueing), by kind, in each window (whole seconds inside it)."""
+    written, no queueing), by name, in each window (whole seconds inside it)."""
     found = [dict() for _ in windows]
     with open(access_log) as lines:
         for line in lines:
             match = LOG_LINE.search(line.rstrip("\n"))
             if not match:
                 continue
-            stamp, _method, path, status, micros = match.groups()
+            stamp, method, path, status, agent, micros = match.groups()
             at = datetime.strptime(stamp, "%d/%b/%Y:%H:%M:%S %z").timestamp()
-            if path.startswith("/bench/ok/"):
-                kind = BARE
-            elif status == "204":
-                kind = UNCHANGED
-            elif "rev=" in path:
-                kind = CHANGED
-            elif path.startswith("/static/"):
-                kind = STATIC
-            else:
-                kind = PAGE
+            name = kind_of(method, path, status, agent)
             for index, window in enumerate(windows):
                 if window["start"] <= at and at + 1 <= window["end"]:
-                    found[index].setdefault(kind, []).append(int(micros) / 1000)
+                    found[index].setdefault(name, []).append(int(micros) / 1000)
                     found[index].setdefault("all", []).append(int(micros) / 1000)
     return found
 
@@ -465,22 +488,25 @@ def read_samples(folder, kind="samples"):
     return samples
 
 
-def figures(samples, lags, windows, server, cpu, revisors):
+def is_phones(name):
+    """The room's reading requests: phones and big screens (not probes, not revisors)."""
+    return not name.startswith((PROBE, REVISOR)) and name != BARE
+
+
+def figures(samples, lags, windows, server, cpu):
     """Per window: every kind's client-side times, errors, throughput, server times, cores."""
     rows = []
     for index, window in enumerate(windows):
         start, end = window["start"], window["end"]
         inside = [s for s in samples if start <= s[0] < end]
-        kinds, sizes = {}, {}
-        errors = 0
-        for _start, name, ms, failed, length in inside:
+        kinds = {}
+        errors = {}
+        for _start, name, ms, failed, _length in inside:
             if failed:
-                errors += 1
+                errors[name] = errors.get(name, 0) + 1
             else:
                 kinds.setdefault(name, []).append(ms)
-                sizes.setdefault(name, []).append(length)
-        everything = [s[2] for s in inside]
-        hands = [ms for at, ms in revisors.times if start <= at < end]
+        phones = [s[2] for s in inside if is_phones(s[1])]
         late = [ms for at, ms in lags if start <= at < end]
         rows.append(
             {
@@ -488,22 +514,22 @@ def figures(samples, lags, windows, server, cpu, revisors):
                 "seconds": end - start,
                 "requests": len(inside),
                 "rps": len(inside) / (end - start),
-                "errors": errors,
-                "all": summarize(everything),
+                "errors": sum(errors.values()),
+                "errors_by_name": errors,
+                "all": summarize([s[2] for s in inside]),
+                "room": summarize(phones),
                 "kinds": {name: summarize(times) for name, times in kinds.items()},
-                "bytes": {name: statistics.mean(lengths) for name, lengths in sizes.items()},
                 "server": {name: summarize(times) for name, times in server[index].items()},
                 "cores": cpu.cores(start, end),
-                "hands": len(hands),
-                "hand_ms": statistics.median(hands) if hands else None,
+                "hands": len(kinds.get(REVISOR_HAND, [])),
                 "locust_lag": summarize(late),
             }
         )
     return rows
 
 
-def ratio(row, kind, stat, where="kinds"):
-    mine, bare = row[where].get(kind), row[where].get(BARE)
+def ratio(row, name, stat, where="kinds"):
+    mine, bare = row[where].get(name), row[where].get(BARE)
     if not mine or not bare or bare[stat] <= 0:
         return None
     return mine[stat] / bare[stat]
@@ -514,77 +540,109 @@ def fmt(value, spec=".1f", missing="-"):
 
 
 def served(row):
-    return row["all"] is not None and row["errors"] == 0 and row["all"]["p95"] < TARGET_P95_MS
+    """The step's phones were served: no error anywhere, the room's p95 under the target."""
+    return row["room"] is not None and row["errors"] == 0 and row["room"]["p95"] < TARGET_P95_MS
+
+
+def probe(what, kind):
+    return PROBE + named(what, kind)
+
+
+def share_unchanged(kinds):
+    """The share of the room's polls answered 204."""
+    unchanged = sum(s["n"] for name, s in kinds.items() if name.startswith(UNCHANGED))
+    changed = sum(s["n"] for name, s in kinds.items() if name.startswith(CHANGED))
+    return unchanged / (unchanged + changed) if unchanged + changed else None
 
 
 def print_report(rows, args):
     print()
     print(
-        f"Public pages under load: {args.players} players in play, gunicorn x{args.workers} "
-        f"{args.gunicorn_args or '(sync)'} (DEBUG off), PostgreSQL, phones polling every 5 s, "
-        + (f"a hand per table every {args.hand_every:g} s." if args.hand_every else "no hands.")
-        + " Client-side times (locust), ms."
+        f"Public pages under load: {args.players} players in play (100 tables), gunicorn "
+        f"x{args.workers} {args.gunicorn_args or '(sync)'} (DEBUG off), PostgreSQL; the room: "
+        "phones on their tables' score cards (70 %), the tournament page (15 %), the "
+        "standings (10 %), a player's page (5 %), 3 big screens, a revisor tablet a table "
+        + (f"posting a hand every {args.hand_every:g} s." if args.hand_every else "(no hands).")
     )
+    print("Client-side times (locust), ms; the room: phones and big screens.")
     head = (
-        f"{'phones':>6} {'req/s':>11} {'err':>4} {'all p95':>8} | "
-        f"{'bare p50/p95':>13} | {'unchanged p50/p95':>17} {'x bare':>11} | "
-        f"{'page p50/p95':>13} {'x bare':>11} | {'changed p50/p95':>15} | {'204 share':>9}"
+        f"{'phones':>6} {'req/s':>6} {'err':>4} | {'room p50/p95':>13} {'204s':>5} | "
+        f"{'bare p50/p95':>13} | {'hands':>5} {'hand p50/p95':>13} | {'revisor poll':>12} | "
+        f"{'lag p95/p99':>11}"
     )
     print(head)
     print("-" * len(head))
     for row in rows:
         k = row["kinds"]
 
-        def pair(kind, k=k):
-            s = k.get(kind)
-            return "-" if s is None else f"{s['p50']:.1f}/{s['p95']:.1f}"
+        def pair(summary):
+            return "-" if summary is None else f"{summary['p50']:.1f}/{summary['p95']:.1f}"
 
-        def x(kind, row=row):
-            return f"{fmt(ratio(row, kind, 'p50'), '.2f')}/{fmt(ratio(row, kind, 'p95'), '.2f')}"
-
-        polls = sum((k.get(name) or {"n": 0})["n"] for name in (UNCHANGED, CHANGED))
-        share = (k.get(UNCHANGED) or {"n": 0})["n"] / polls if polls else None
-        # What the phones and probes ask for when nothing lags: 2 polls / 5 s, 3 / round.
-        regions = 2 if args.both_regions else 1  # polled by each phone every 5 s
-        offered = row["phones"] * regions / 5 + args.probes * 3 / args.probe_every
-        rate = f"{row['rps']:.0f}/{offered:.0f}"
+        share = share_unchanged(k)
+        lag = row["locust_lag"]
         print(
-            f"{row['phones']:>6} {rate:>11} {row['errors']:>4} "
-            f"{fmt(row['all'] and row['all']['p95']):>8} | {pair(BARE):>13} | "
-            f"{pair(UNCHANGED):>17} {x(UNCHANGED):>11} | {pair(PAGE):>13} {x(PAGE):>11} | "
-            f"{pair(CHANGED):>15} | {fmt(share and share * 100, '.0f') + ' %':>9}"
+            f"{row['phones']:>6} {row['rps']:>6.0f} {row['errors']:>4} | "
+            f"{pair(row['room']):>13} {fmt(share and share * 100, '.0f') + '%':>5} | "
+            f"{pair(k.get(BARE)):>13} | {row['hands']:>5} {pair(k.get(REVISOR_HAND)):>13} | "
+            f"{pair(k.get(REVISOR + 'poll')):>12} | {pair(lag):>11}"
         )
+        if row["errors"]:
+            print(f"{'':>6} errors: {row['errors_by_name']}")
     print()
-    print("Server-side (gunicorn's own time per request, no queueing), ms, and who used the cores:")
-    head = (
-        f"{'phones':>6} | {'bare p50':>8} {'unch. p50':>9} {'x bare':>6} {'page p50':>8} "
-        f"{'x bare':>6} {'changed p50':>11} {'all p95':>7} | {'gunicorn':>8} {'postgres':>8} "
-        f"{'locust':>7} {'revisors':>8} {'others':>7} | {'lag p95/p99':>11} | "
-        f"{'hands':>5} {'hand ms':>7}"
-    )
+    print("Server-side (gunicorn's own time, no queueing), p50 ms:")
+    names = (BARE, REVISOR + "poll", REVISOR_HAND)
+    head = f"{'phones':>6} | " + " ".join(f"{name:>13}" for name in names) + f" {'all p95':>8}"
     print(head)
     print("-" * len(head))
     for row in rows:
-        s, c = row["server"], row["cores"]
-
-        def p50(kind, s=s):
-            return fmt(s.get(kind) and s[kind]["p50"], ".2f")
-
+        server = row["server"]
+        cells = [fmt(server.get(name) and server[name]["p50"], ".2f") for name in names]
+        every = server.get("all")
+        print(
+            f"{row['phones']:>6} | "
+            + " ".join(f"{cell:>13}" for cell in cells)
+            + f" {fmt(every and every['p95'], '.1f'):>8}"
+        )
+    for where, title in (
+        ("kinds", "client-side (locust)"),
+        ("server", "server-side (gunicorn's own time, no queueing)"),
+    ):
+        print()
+        print(
+            f"Each page kind against the bare view, {title}, p50 ratio: "
+            "unchanged poll / full page (the probes)"
+        )
+        head = f"{'phones':>6} {'bare p50':>8} | " + " ".join(
+            f"{SHORT[kind]:>11}" for kind in KINDS
+        )
+        print(head)
+        print("-" * len(head))
+        for row in rows:
+            bare = row[where].get(BARE)
+            cells = []
+            for kind in KINDS:
+                poll = ratio(row, probe(UNCHANGED, kind), "p50", where)
+                page = ratio(row, probe(PAGE, kind), "p50", where)
+                cells.append(f"{fmt(poll, '.2f')}/{fmt(page, '.2f')}")
+            print(
+                f"{row['phones']:>6} {fmt(bare and bare['p50'], '.2f'):>8} | "
+                + " ".join(f"{cell:>11}" for cell in cells)
+            )
+    print()
+    print("Who used the 2 cores (CPU seconds per second over the window):")
+    head = f"{'phones':>6} | {'gunicorn':>8} {'postgres':>8} {'locust':>7} {'others':>7}"
+    print(head)
+    print("-" * len(head))
+    for row in rows:
+        c = row["cores"]
         ours = sum(c.get(name, 0) for name in ("gunicorn", "postgres", "locust", "bench"))
         others = c.get("machine", 0) - ours if c else None
-        lag = row["locust_lag"]
-        late = "-" if lag is None else f"{lag['p95']:.0f}/{lag['p99']:.0f}"
         print(
-            f"{row['phones']:>6} | {p50(BARE):>8} {p50(UNCHANGED):>9} "
-            f"{fmt(ratio(row, UNCHANGED, 'p50', 'server'), '.2f'):>6} {p50(PAGE):>8} "
-            f"{fmt(ratio(row, PAGE, 'p50', 'server'), '.2f'):>6} {p50(CHANGED):>11} "
-            f"{fmt(s.get('all') and s['all']['p95']):>7} | "
-            f"{fmt(c.get('gunicorn'), '.2f'):>8} {fmt(c.get('postgres'), '.2f'):>8} "
-            f"{fmt(c.get('locust'), '.2f'):>7} {fmt(c.get('bench'), '.2f'):>8} "
-            f"{fmt(others, '.2f'):>7} | {late:>11} | {row['hands']:>5} {fmt(row['hand_ms']):>7}"
+            f"{row['phones']:>6} | {fmt(c.get('gunicorn'), '.2f'):>8} "
+            f"{fmt(c.get('postgres'), '.2f'):>8} {fmt(c.get('locust'), '.2f'):>7} "
+            f"{fmt(others, '.2f'):>7}"
         )
-    print("(req/s: served / asked for when nothing lags; all p95: every request of the window)")
-    print("(cores: CPU seconds per second over the window; 2 in all on this machine)")
+    print("(204s: the room's polls answered 204; hand: a revisor's POST to its updated card)")
     print("(lag: how late locust's own 10 ms timer woke, p95/p99 ms: part of every time above)")
 
 
@@ -603,27 +661,27 @@ def judge(rows):
     steps = ", ".join(str(row["phones"]) for row in judged) or "none"
     # Latency as the issue compares it: the typical request (p50), at its worst over the
     # steps; the tail (p95) is printed beside it, where a page that renders shows.
-    where = f"worst p50 over the steps where the bare view kept up: {steps} phones"
-    for label, kind, target in (
-        ("full public page vs bare view", PAGE, TARGET_PAGE_RATIO),
-        ("unchanged poll vs bare view", UNCHANGED, TARGET_POLL_RATIO),
+    lines.append(f"Ratios: worst p50 over the steps where the bare view kept up ({steps} phones)")
+    for label, what, target in (
+        ("unchanged poll", UNCHANGED, TARGET_POLL_RATIO),
+        ("full page", PAGE, TARGET_PAGE_RATIO),
     ):
-        worst = {}
-        for stat in ("p50", "p95"):
-            values = [ratio(row, kind, stat) for row in judged]
-            values = [v for v in values if v is not None]
-            worst[stat] = max(values) if values else None
-        value = worst["p50"]
-        tail = f"; p95 at worst {fmt(worst['p95'], '.2f')}x"
-        if value is None:
-            lines.append(f"MISSED  {label}: not measured ({where})")
-        elif value <= target:
-            lines.append(f"met     {label}: {value:.2f}x <= {target}x ({where}{tail})")
-        else:
-            over = value / target - 1
-            lines.append(
-                f"MISSED  {label}: {value:.2f}x > {target}x, {over:.0%} over ({where}{tail})"
-            )
+        for kind in KINDS:
+            worst = {}
+            for stat in ("p50", "p95"):
+                values = [ratio(row, probe(what, kind), stat) for row in judged]
+                values = [v for v in values if v is not None]
+                worst[stat] = max(values) if values else None
+            value = worst["p50"]
+            name = f"{label} [{kind}] vs bare view"
+            tail = f" (p95 at worst {fmt(worst['p95'], '.2f')}x)"
+            if value is None:
+                lines.append(f"MISSED  {name}: not measured")
+            elif value <= target:
+                lines.append(f"met     {name}: {value:.2f}x <= {target}x{tail}")
+            else:
+                over = value / target - 1
+                lines.append(f"MISSED  {name}: {value:.2f}x > {target}x, {over:.0%} over{tail}")
     if best is not None and best >= TARGET_PHONES:
         lines.append(
             f"met     phones at p95 < {TARGET_P95_MS:g} ms, 0 errors: {best} >= {TARGET_PHONES}"
@@ -641,7 +699,7 @@ def judge(rows):
 # ------------------------------------------------------------------ the run
 
 
-def run_locust(work, base, tournament_id, args):
+def run_locust(work, base, room_file, args):
     out = work / "locust"
     out.mkdir()
     command = [
@@ -651,8 +709,10 @@ def run_locust(work, base, tournament_id, args):
         "--headless",
         "--host",
         base,
-        "--tournament-id",
-        str(tournament_id),
+        "--room",
+        str(room_file),
+        "--hand-every",
+        str(args.hand_every),
         "--steps",
         ",".join(str(n) for n in args.steps),
         "--step-spawn-rate",
@@ -677,8 +737,6 @@ def run_locust(work, base, tournament_id, args):
     ]
     if args.processes:
         command += ["--processes", str(args.processes)]
-    if args.both_regions:
-        command.append("--both-regions")
     if args.nice:
         command = ["nice", "-n", str(args.nice), *command]
     # GEVENT_RESOLVER=block: gevent's default resolver hands every connection's address
@@ -701,11 +759,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=300)
     parser.add_argument("--hands", type=int, default=3, help="hands at every table before")
+    # A hand takes a real table about 2 minutes; the bench's tables play 4 times as fast,
+    # so that its short windows see hands land at every table (100 tables: 3.3 a second).
     parser.add_argument(
         "--hand-every",
         type=float,
-        default=120,
-        help="seconds between a table's hands (0: no hands, every poll unchanged)",
+        default=30,
+        help="seconds between a table's hands, posted by its revisor (0: none)",
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument(
@@ -721,18 +781,14 @@ def main():
     parser.add_argument("--step-seconds", type=float, default=25, help="each step's window")
     parser.add_argument("--settle", type=float, default=6, help="seconds after a ramp")
     parser.add_argument("--spawn-rate", type=float, default=100, help="phones opened per s")
-    # 6 probes every 0.25 s: ~600 of each yardstick per 25 s window, so that a step's
-    # p50 ratio is not the luck of 150 requests (3 every 0.5 s swung by ±10 % a step).
-    parser.add_argument("--probes", type=int, default=6)
+    # 8 probes every 0.25 s: 800 bare views per 25 s window, and for each of the 7 page
+    # kinds about 115 pages and 115 unchanged polls (3 probes every 0.5 s swung a step's
+    # p50 ratio by ±10 %).
+    parser.add_argument("--probes", type=int, default=8, help="yardstick users (at least 1)")
     parser.add_argument("--probe-every", type=float, default=0.25)
     parser.add_argument("--nice", type=int, default=10, help="locust's CPU niceness (0: none)")
     parser.add_argument("--processes", type=int, default=0, help="locust --processes (0: one)")
     parser.add_argument("--all-steps", action="store_true", help="go on after a missed step")
-    parser.add_argument(
-        "--both-regions",
-        action="store_true",
-        help="every phone polls the tournament page and the standings (twice the requests)",
-    )
     parser.add_argument("--pg", default=pg_server(), help="local PostgreSQL server (trust)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument(
@@ -745,13 +801,15 @@ def main():
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
     args.steps = [int(x) for x in args.steps.split(",") if x.strip()]
+    if args.probes < 1:
+        parser.error("--probes must be at least 1: the probes are the yardsticks")
     if not re.match(r"postgres(ql)?://[^/@]+@127\.[0-9.]+(:\d+)?$", args.pg):
         parser.error("--pg must be a server on this machine: postgres://USER@127.x.y.z:PORT")
 
     load = os.getloadavg()
     log(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
     work = Path(tempfile.mkdtemp(prefix="bench_public_"))
-    database = gunicorn = locust = revisors = sampler = None
+    database = gunicorn = locust = sampler = None
     interrupted = False
     previous_sigterm = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
@@ -764,26 +822,25 @@ def main():
         database_url = f"{args.pg}/{database}"
         os.environ["DATABASE_URL"] = database_url
         log(f"database {database}: {args.players} players, level 1, {args.hands} hands a table")
-        tournament_id, tables = set_up_tournament(args.players, args.hands)
+        room = set_up_tournament(args.players, args.hands)
+        room_file = work / "room.json"
+        room_file.write_text(json.dumps(room))
         env = server_env(work, database_url)
         collect_static(work, env)
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         gunicorn = start_gunicorn(work, env, port, args.workers, shlex.split(args.gunicorn_args))
         wait_until_up(base, gunicorn)
-        warm_up(base, tournament_id)
+        warm_up(base, room)
         log(
-            f"gunicorn {args.gunicorn_args} on {base}, {args.workers} workers, {len(tables)} tables"
+            f"gunicorn {args.gunicorn_args} on {base}, {args.workers} workers, "
+            f"{len(room['tables'])} tables"
         )
-
-        revisors = Revisors(tables, args.hands + 1, args.hand_every)
-        if args.hand_every > 0:
-            revisors.start()
         if args.serve:
             log(
-                f"serving until Ctrl-C (at most {args.serve:g} s). Phones by hand:\n"
+                f"serving until Ctrl-C (at most {args.serve:g} s). The room by hand:\n"
                 f"  {BIN / 'locust'} -f bench/locustfile.py --headless "
-                f"--host {base} --tournament-id {tournament_id} -u 500 -r 50 -t 60s"
+                f"--host {base} --room {room_file} -u 700 -r 50 -t 60s"
             )
             time.sleep(args.serve)
             return 0
@@ -794,7 +851,7 @@ def main():
                 "locust": lambda parents, commands: descendants(locust and locust.pid)(
                     parents, commands
                 ),
-                "bench": lambda _parents, _commands: [os.getpid()],
+                "bench": lambda _parents, _commands: [os.getpid()],  # only collects
             }
         )
         sampler.start()
@@ -803,17 +860,14 @@ def main():
             f"locust: steps {args.steps} phones, {args.step_seconds:g} s each "
             f"(at most {budget / 60:.0f} min)"
         )
-        locust, locust_log, out = run_locust(work, base, tournament_id, args)
+        locust, locust_log, out = run_locust(work, base, room_file, args)
         try:
             locust.wait(budget)
         except subprocess.TimeoutExpired:
             log("locust overran its time: stopped")
         stop_process(locust, 20)
         locust_log.close()
-        revisors.stop.set()
         sampler.stop.set()
-        if revisors.is_alive():
-            revisors.join(30)
         sampler.join(5)
 
         windows_file = out / "windows.json"
@@ -827,10 +881,7 @@ def main():
             windows,
             server_times(work / "access.log", windows),
             sampler,
-            revisors,
         )
-        if revisors.error:
-            log(f"the revisors stopped on an error: {revisors.error!r}")
         print_report(rows, args)
         print()
         for line in judge(rows):
@@ -844,17 +895,14 @@ def main():
         log("interrupted: cleaning up")
     finally:
         signal.signal(signal.SIGTERM, previous_sigterm)
-        for thread in (revisors, sampler):
-            if thread is not None:
-                thread.stop.set()
+        if sampler is not None:
+            sampler.stop.set()
         stop_process(locust)
         stop_process(gunicorn)
         if gunicorn is not None:
             gunicorn.log_file.close()
             if gunicorn.returncode not in (0, -signal.SIGTERM, None):
                 print((work / "gunicorn.log").read_text()[-3000:])
-        if revisors is not None and revisors.is_alive():
-            revisors.join(30)
         if database is not None:
             with contextlib.suppress(Exception):
                 from django.db import connections

@@ -20,12 +20,6 @@ HTMX = {"HX-Request": "true"}
 GZIP = {**HTMX, "Accept-Encoding": "gzip, deflate, br"}
 
 
-def kept_pages(tournament, table):
-    """Every live public page whose region is kept (all but the search)."""
-    find = reverse("public:find", args=[tournament.pk])
-    return [(url, token) for url, token in live_pages(tournament, table) if find not in url]
-
-
 def went_down(response):
     """Whether the request went through the session middleware (and so the view's way)."""
     return hasattr(response.wsgi_request, "session")
@@ -40,7 +34,7 @@ def test_an_unchanged_poll_is_answered_before_the_session_and_the_user(
 ):
     tournament, first, _ = two_tables
     play(first, 2, -1, -1)
-    for url, token in kept_pages(tournament, first):
+    for url, token in live_pages(tournament, first):
         with django_assert_num_queries(1):
             response = td_client.get(with_rev(url, token), headers=HTMX)
         assert response.status_code == 204, url

@@ -4,9 +4,11 @@ moment; a changed one gets the fresh region, rendered once per revision and shar
 stops where nothing more can change."""
 
 import uuid
+import warnings
 
 import pytest
 from django.core.cache import cache
+from django.core.cache.backends.base import CacheKeyWarning
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -96,6 +98,29 @@ def test_every_live_page_reads_its_token_by_the_one_selector(client, td_client, 
             response = td_client.get(with_rev(url, "0.0"), headers=HTMX)
         assert response.status_code == 200, url
         assert expected & {query["sql"] for query in context.captured_queries}, url
+
+
+def test_a_search_is_kept_per_text_searched(client, two_tables, django_assert_num_queries):
+    """ "Where do I sit?" is kept like every live page: a room types the same few names. Each
+    text searched has its own; any text makes a short cache key (80 letters of "Å" make a
+    URL of 500 characters, twice what a cache key may be)."""
+    tournament, *_ = two_tables
+    find = reverse("public:find", args=[tournament.pk])
+    anna = client.get(f"{find}?q=anna")
+    assert anna.status_code == 200 and "Anna" in anna.content.decode()
+    with django_assert_num_queries(1):  # another phone: the token alone
+        again = client.get(f"{find}?q=anna")
+    assert again.content == anna.content
+    bo = client.get(f"{find}?q=bo")
+    assert "Bo" in bo.content.decode() and bo.content != anna.content
+    long = "Å" * 80
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CacheKeyWarning)
+        first = client.get(find, {"q": long})
+        with django_assert_num_queries(1):
+            second = client.get(find, {"q": long})
+    assert first.status_code == 200 and second.content == first.content
+    assert f"No player found for “{long}”" in first.content.decode()
 
 
 def test_a_changed_poll_gets_the_fresh_region_with_its_new_revision(client, two_tables):

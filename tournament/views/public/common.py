@@ -18,6 +18,7 @@ older than the one it shows (two processes keep two renderings), and a whole pag
 visitor without a session is kept with its region's token too (`respond`).
 """
 
+import hashlib
 import re
 import time
 from dataclasses import dataclass
@@ -135,24 +136,6 @@ def shareable(response):
     """Let a shared proxy keep this answer for a moment: it holds nothing personal."""
     patch_cache_control(response, public=True, max_age=PROXY_SECONDS)
     return response
-
-
-@dataclass(frozen=True)
-class Poll:
-    token: str  # the subject's current token
-    answer: HttpResponse | None  # 204 when the request is a poll that shows it already
-
-
-def poll(request, token_of, *args):
-    """The subject's current token (`token_of(*args)`, 1 indexed query), read first by every
-    request of a live page; 404 when there is no such subject. For an htmx poll (`?rev=`)
-    that shows the token already, the 204 answer: nothing else is read. (A page whose
-    region is kept is a `live_page`, which also answers a poll showing the kept region.)"""
-    token = token_of(*args)
-    if token is None:
-        raise Http404("No such tournament or table.")
-    shown = is_poll(request) and request.GET["rev"] == token
-    return Poll(token, no_content() if shown else None)
 
 
 @dataclass(frozen=True)
@@ -355,6 +338,8 @@ def respond(request, template, live, page_context=None, *, status=200):
     page_key = None
     if shared:
         where = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+        # A digest: a search's URL can be longer than a cache key may be (250 characters).
+        where = hashlib.blake2s(where.encode(), digest_size=16).hexdigest()
         page_key = f"public-page:{live.key}:{live.token}:{where}"
         kept = cache.get(page_key)
         if kept is not None:

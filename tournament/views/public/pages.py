@@ -7,6 +7,7 @@ of phones asking for the same one costs one rendering); polling stops once nothi
 can change there.
 """
 
+import hashlib
 from functools import lru_cache
 
 from django.http import Http404
@@ -22,16 +23,12 @@ from tournament import selectors
 from tournament.forms import PlayerSearchForm
 from tournament.public_address import unreachable_host
 from tournament.views.public.common import (
-    Live,
     cached_standings,
     get_table,
     get_tournament,
-    in_poll_language,
-    is_poll,
     link_prefixes,
     live_page,
     loader,
-    poll,
     poll_seconds,
     poll_url,
     qr_markup,
@@ -118,45 +115,48 @@ def table_article(language, table_link, player_link, table):
     return mark_safe(render_to_string(TEMPLATES + "tournament.html#ptable", context))
 
 
-def find(request, tournament_id):
-    """Where do I sit? A few letters of a name, accents optional; for every player
-    found, the table and seat, or how he went out. The results follow the draws live."""
-    # A search is not kept (as many regions as names typed): its page reads the tournament
-    # with its token in 1 query; only its polls read the token alone first.
-    if is_poll(request):
-        polled = poll(request, selectors.revision_token, tournament_id)
-        if polled.answer is not None:
-            return polled.answer
-    return in_poll_language(request, lambda: _find(request, tournament_id))
-
-
-def _find(request, tournament_id):
-    tournament = get_tournament(tournament_id)
-    template = TEMPLATES + "find.html"
+def _search(request):
+    """The search form of `?q=`, and what the region shows found: the query when the form
+    is valid, else "" (nothing searched)."""
     form = PlayerSearchForm(request.GET if "q" in request.GET else None)
-    valid = form.is_valid()
-    query = form.cleaned_data["q"] if valid else ""
+    return form, (form.cleaned_data["q"] if form.is_valid() else "")
+
+
+def _searched(request):
+    """The text searched, as a part of the kept region's name: a digest of whatever was
+    typed, so that any text makes a short key."""
+    return (hashlib.blake2s(_search(request)[1].encode(), digest_size=8).hexdigest(),)
+
+
+@live_page(selectors.revision_token, shown_by=_searched)
+def find(request, live, tournament_id):
+    """Where do I sit? A few letters of a name, accents optional; for every player
+    found, the table and seat, or how he went out. The results follow the draws live.
+    Kept per text searched, like every live region: a room looking for its seats types
+    the same few names again and again."""
+    form, query = _search(request)
+    load = loader(get_tournament, tournament_id)
+    template = TEMPLATES + "find.html"
 
     def build():
+        tournament = load()
         return {
             "tournament": tournament,
             "results": (
                 selectors.public_find(tournament, query, ranking=cached_standings(tournament))
-                if valid
+                if query
                 else None
             ),
-            "token": tournament.token,
+            "token": live.token,
             "poll_url": poll_url(request.path, q=query),
             "poll_every": poll_seconds(),
-            "poll_stop": not valid or tournament.finished_at is not None,
+            "poll_stop": not query or tournament.finished_at is not None,
         }
 
-    # As many regions as names typed: not worth keeping (the standings behind them are).
-    live = Live(tournament.token, ("find", tournament.pk))
-    shown = region(template, live, build, cache_it=False)
-    status = 400 if form.is_bound and not valid else 200
+    shown = region(template, live, build)
+    status = 400 if form.is_bound and not form.is_valid() else 200
     return respond(
-        request, template, shown, {"tournament": tournament, "form": form}, status=status
+        request, template, shown, lambda: {"tournament": load(), "form": form}, status=status
     )
 
 

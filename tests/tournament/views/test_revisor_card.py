@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play, positions, seat_of, single_table, totals
+from tournament import selectors
 from tournament.models import Hand, HandVersion, TableCall
-from tournament.services import draws, hands
+from tournament.services import draws, hands, registration
 
 pytestmark = pytest.mark.django_db
 
@@ -108,10 +109,32 @@ def test_the_summary_poll_answers_204_until_something_changes(revisor, table):
     summary = reverse("revisor:summary")
     first = revisor.get(summary, {"rev": "nothing"})
     assert first.status_code == 200
-    table.refresh_from_db()
-    assert revisor.get(summary, {"rev": str(table.revision)}).status_code == 204
+    shown = shown_token(first)
+    assert revisor.get(summary, {"rev": shown}).status_code == 204
     play(table, 1, 0, -1)
-    assert revisor.get(summary, {"rev": str(table.revision)}).status_code == 200
+    assert revisor.get(summary, {"rev": shown}).status_code == 200
+
+
+def shown_token(response):
+    return response.content.decode().split('data-poll-rev="', 1)[1].split('"', 1)[0]
+
+
+def test_the_card_polls_with_the_tables_token_and_sees_a_renamed_player(revisor, table, td_user):
+    """The card's token is the table's, read as every live page reads its own: the TD's
+    changes to the tournament (a player's name) reach the card at its next poll too."""
+    page = revisor.get(CARD)
+    tournament = table.level.tournament
+    tournament.refresh_from_db()
+    table.refresh_from_db()
+    assert shown_token(page) == f"{tournament.revision}.{table.revision}"
+    assert shown_token(page) == selectors.revision_token(tournament.pk, table.pk)
+    summary = reverse("revisor:summary")
+    assert revisor.get(summary, {"rev": shown_token(page)}).status_code == 204
+    anna = seat_of(table, "Anna").player
+    registration.rename_player(player=anna, actor=td_user, name="Annika")
+    poll = revisor.get(summary, {"rev": shown_token(page)}, HTTP_HX_REQUEST="true")
+    assert poll.status_code == 200
+    assert "Annika" in poll.content.decode() and shown_token(poll) != shown_token(page)
 
 
 def test_calling_the_td_flags_the_table(revisor, table):
@@ -203,8 +226,7 @@ def test_the_td_settling_the_tie_replaces_the_whole_card_at_the_next_poll(reviso
     table = tie
     page = revisor.get(CARD).content.decode()
     assert 'data-poll-url="/r/card/summary/?hand=4"' in page
-    table.refresh_from_db()
-    shown = str(table.revision)
+    shown = shown_token(revisor.get(CARD))
     hands.settle_tie(
         table=table, actor=td_user, winner=seat_of(table, "Bo").player, reason="Card draw"
     )
@@ -224,8 +246,7 @@ def test_the_td_settling_the_tie_replaces_the_whole_card_at_the_next_poll(reviso
 
 
 def test_a_poll_replaces_the_card_when_its_hand_was_recorded_elsewhere(revisor, table):
-    table.refresh_from_db()
-    shown = str(table.revision)
+    shown = shown_token(revisor.get(CARD))
     play(table, 0, 0, 0)  # another device records hand 1: the form for hand 1 is stale
     poll = revisor.get(
         reverse("revisor:summary"), {"rev": shown, "hand": "1"}, HTTP_HX_REQUEST="true"

@@ -142,6 +142,13 @@ def read_card(table):
     )
 
 
+def poll_token(table):
+    """What the card polls with: the table's token, as every live page reads its own (one
+    indexed query): its hands, calls and penalties, and the tournament's changes (a player
+    renamed)."""
+    return selectors.revision_token(table.level.tournament_id, table.pk)
+
+
 def label(table):
     return _("Revisor, table %(table)d") % {"table": table.number}
 
@@ -152,7 +159,7 @@ def _render(request, card, *, points_form=None, call_form=None, status=200, **ex
         "points_form": points_form
         or HandPointsForm(seats=card.playing, hand_number=card.next_hand),
         "call_form": call_form or CallForm(),
-        "token": str(card.table.revision),
+        "token": poll_token(card.table),
         **extra,
     }
     template = f"{TEMPLATE}#main" if request.htmx else TEMPLATE
@@ -177,7 +184,8 @@ def summary(request):
     recorded, the answer is the whole card, to replace the page's.
     """
     table = request.revisor_table
-    nothing_new = unchanged(request, str(table.revision))
+    token = poll_token(table)
+    nothing_new = unchanged(request, token)
     if nothing_new is not None:
         return nothing_new
     card = read_card(table)
@@ -194,7 +202,7 @@ def summary(request):
     response = render(
         request,
         "tournament/revisor/_summary_poll.html",
-        {"card": card, "token": str(table.revision)},
+        {"card": card, "token": token},
     )
     return vary_on_htmx(response)
 

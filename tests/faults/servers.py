@@ -6,44 +6,18 @@ them, kill a worker.
 
 import html
 import re
-import subprocess
-import sys
 import time
 from contextlib import closing
 
 import psutil
 import psycopg
 
-from tests.production.servers import ROOT, free_port, wait_for_port
-
 TIMEOUT = 30
 
 
 def start_workers(deployment, workers=2):
     """gunicorn with `workers` sync workers on a free port: (master process, base URL)."""
-    port = free_port()
-    log = open(deployment.work_dir / f"gunicorn-{port}.log", "w")  # noqa: SIM115
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--timeout",
-            "120",
-        ],
-        cwd=ROOT,
-        env=deployment.env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    log.close()
-    wait_for_port(port, process)
-    return process, f"http://127.0.0.1:{port}"
+    return deployment.start_app_server(workers=workers)
 
 
 def connect(deployment):

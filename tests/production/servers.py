@@ -137,9 +137,9 @@ class Deployment:
         assert result.returncode == 0, result.stdout + result.stderr
         return result.stdout
 
-    def start_app_server(self, env=None):
-        """A gunicorn (one sync worker, as each of compose's replicas runs it, only
-        fewer workers) on a free port; returns (process, base URL)."""
+    def start_app_server(self, env=None, *, workers=1):
+        """A gunicorn (sync workers, as each of compose's replicas runs it, only fewer:
+        one unless told) on a free port; returns (process, base URL)."""
         port = free_port()
         log = open(self.work_dir / f"gunicorn-{port}.log", "w")  # noqa: SIM115
         process = subprocess.Popen(
@@ -151,7 +151,9 @@ class Deployment:
                 "--bind",
                 f"127.0.0.1:{port}",
                 "--workers",
-                "1",
+                str(workers),
+                "--timeout",
+                "120",
             ],
             cwd=ROOT,
             env={**self.env, **(env or {})},

@@ -88,4 +88,33 @@ DECISIONS = [
             "asked, and ticks “another player” to register both."
         ),
     ),
+    (
+        _("Pace and estimated times"),
+        _(
+            "A table's pace is the median time between its consecutive hands: the first "
+            "hand's time from the draw is left out (finding seats, learning the tablet), and "
+            "so is any gap over 10 minutes (a pause, a dispute). No estimate is given before a "
+            "table has 3 such intervals. Its finish is a range from its last hand: the hands "
+            "still required (one more while tied for first) at its quick pace (the quickest "
+            "quarter of its intervals) for the earliest; for the latest, those hands plus "
+            "Fantasyland extending the table as often as it has so far, at its slow pace (the "
+            "slowest quarter); a table already late for its next hand starts it now. The "
+            "level ends with its slowest table, and has no estimate while a table has none. "
+            "A table is behind the pace when its median hand takes more than 1.5 times the "
+            "median of the other tables'. It is listed with the tables that need a look: "
+            "calls, then ties, then silent tables, then those behind the pace."
+        ),
+    ),
+    (
+        _("Estimated end of the tournament"),
+        _(
+            "From the second level on: the levels still to come are counted from the tables "
+            "now playing (their winners go 3 to a table, rounded up, until one table is left). "
+            "Each takes the time seen so far from closing a level to drawing the next, plus "
+            "the minimum hands and the Fantasyland hands a table has added on average at this "
+            "level, at the room's pace (every table's intervals together: the quickest "
+            "quarter for the earliest, the slowest quarter for the latest), after the current "
+            "level's estimated end."
+        ),
+    ),
 ]

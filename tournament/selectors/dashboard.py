@@ -1,9 +1,12 @@
 """The TD's live dashboard of the current level, in a fixed number of queries."""
 
+import dataclasses
 from dataclasses import dataclass
+from datetime import timedelta
 
-from django.db.models import OuterRef, Prefetch, Subquery
+from django.db.models import Prefetch
 
+from tournament import pace
 from tournament.models import (
     Hand,
     Level,
@@ -46,10 +49,12 @@ class DashboardTable:
     silent: bool
     is_over: bool
     winner: object  # Player or None
+    estimate: object = None  # pace.Estimate while playing with enough hands, else None
+    lagging: bool = False  # far behind the other tables' pace (pace.lagging)
 
     @property
     def needs_attention(self):
-        return self.call is not None or bool(self.tied) or self.silent
+        return self.call is not None or bool(self.tied) or self.silent or self.lagging
 
     @property
     def status(self):
@@ -71,6 +76,11 @@ class Dashboard:
     # Open TableCalls at tables not in `tables` (a closed level, a redrawn table), with
     # table.level and table.draw, the longest waiting first: shown until the TD clears them.
     calls_elsewhere: tuple = ()
+    lagging: int = 0
+    drawn_at: object = None  # the current draw's time: the level's clock runs from it
+    level_minutes: int = 0  # the level's clock: minutes since drawn_at
+    level_end: object = None  # pace.Range once every playing table has an estimate
+    tournament_end: object = None  # pace.Range from the second level on
 
     @property
     def playing_numbers(self):
@@ -86,21 +96,44 @@ class Dashboard:
         return bool(self.tables) and all(t.is_over or t.tied for t in self.tables)
 
 
+ORDERS = ("attention", "number")  # "needs a look" first (the default), or by table number
+
+
 def _dashboard_order(row):
-    """Calls first (the longest waiting first), then ties, then silent tables (the
-    quietest first), then tables playing, then finished ones; by number within each."""
+    """The "needs a look" order: calls first (the longest waiting first), then ties, then
+    silent tables (the quietest first), then lagging ones (the latest estimated finish
+    first), then tables playing, then finished ones; by number within each."""
     if row.call is not None:
         return (0, 0, row.call.called_at.timestamp(), row.table.number)
     if row.tied:
         return (0, 1, 0, row.table.number)
     if row.silent:
         return (0, 2, row.quiet_since.timestamp(), row.table.number)
+    if row.lagging:
+        return (0, 3, -row.estimate.latest.timestamp(), row.table.number)
     return (1 if not row.is_over else 2, 0, 0, row.table.number)
 
 
-def _dashboard_table(table, tournament, now, call):
-    from datetime import timedelta
+def hand_times(table_ids):
+    """Every hand's time at these tables, in hand order: one query, whatever the tables."""
+    times = {table_id: [] for table_id in table_ids}
+    rows = Hand.objects.filter(table_id__in=table_ids).order_by("table_id", "number")
+    for table_id, created_at in rows.values_list("table_id", "created_at"):
+        times[table_id].append(created_at)
+    return times
 
+
+def changeover(levels):
+    """The mean time from a level's close to the next level's draw, zero before any."""
+    gaps = [
+        later.created_at - earlier.closed_at
+        for earlier, later in zip(levels, levels[1:], strict=False)
+        if earlier.closed_at is not None
+    ]
+    return sum(gaps, timedelta()) / len(gaps) if gaps else timedelta()
+
+
+def _dashboard_table(table, tournament, now, call, times):
     from tournament.state import cached_progress, conclude_table
 
     seats = list(table.seats.all())
@@ -131,7 +164,17 @@ def _dashboard_table(table, tournament, now, call):
         )
         for s in seats
     )
-    quiet_since = table.last_entry_at or table.draw.created_at
+    last_entry_at = times[-1] if times else None
+    quiet_since = last_entry_at or table.draw.created_at
+    estimate = None
+    if not state.is_over:
+        estimate = pace.table_estimate(
+            times,
+            hands_played=state.hands_played,
+            required_hands=state.required_hands,
+            fantasyland_hands=state.progress.fantasyland_hands,
+            now=now,
+        )
     return DashboardTable(
         table=table,
         seats=rows,
@@ -141,7 +184,7 @@ def _dashboard_table(table, tournament, now, call):
         fantasyland_hands=state.progress.fantasyland_hands,
         leaders=tuple(r.seat.player for r in rows if r.leads),
         fantasyland_next=tuple(r.seat.player for r in rows if r.in_fantasyland),
-        last_entry_at=table.last_entry_at,
+        last_entry_at=last_entry_at,
         quiet_since=quiet_since,
         minutes_quiet=max(0, int((now - quiet_since).total_seconds() // 60)),
         call=call,
@@ -149,15 +192,49 @@ def _dashboard_table(table, tournament, now, call):
         silent=not state.is_over and now - quiet_since > timedelta(minutes=SILENT_AFTER_MINUTES),
         is_over=state.is_over,
         winner=next((s.player for s in seats if s.id == state.winner_seat_id), None),
+        estimate=estimate,
     )
 
 
-def dashboard(tournament, *, now=None):
-    """The TD's live view of the current level: 2 queries before the first draw, 6 after,
-    whatever the number of tables.
+def _with_lagging(rows):
+    """Flag the tables far behind the others' pace (pace.lagging)."""
+    paces = [(row, row.estimate.pace if row.estimate else None) for row in rows]
+    flagged = []
+    for row, own in paces:
+        others = [p for other, p in paces if other is not row and p is not None]
+        flagged.append(dataclasses.replace(row, lagging=pace.lagging(own, others)))
+    return flagged
 
-    Per table: seats and players with totals, the last hand's time, the open call and
-    the latest tie settlement; the table's state is concluded from its caches, the same
+
+def _estimates(rows, levels, level, tournament, times, now):
+    """The level's end (its slowest table's) and, from the second level on, the
+    tournament's (pace.tournament_end with the room's pooled hand times)."""
+    playing = [row for row in rows if not row.is_over]
+    found = [row.estimate for row in playing if row.estimate is not None]
+    level_range = pace.level_end(found, len(playing))
+    if level.number < 2:
+        return level_range, None
+    done = level_range if playing else pace.Range(now, now)
+    pooled = [gap for table_times in times.values() for gap in pace.intervals(table_times)]
+    over = [row for row in rows if row.is_over] or rows
+    tournament_range = pace.tournament_end(
+        done,
+        tables=len(rows),
+        min_hands=tournament.min_hands,
+        fantasyland_per_table=sum(row.fantasyland_hands for row in over) / len(over),
+        room=pace.pace_of(pooled),
+        changeover=changeover(levels),
+    )
+    return level_range, tournament_range
+
+
+def dashboard(tournament, *, now=None, order="attention"):
+    """The TD's live view of the current level: 2 queries before the first draw, 7 after,
+    whatever the number of tables. `order`: "attention" (needs a look first) or "number".
+
+    Per table: seats and players with totals, every hand's time (the last one's, the pace
+    and the estimated finish: one query for the level), the open call and the latest tie
+    settlement; the table's state is concluded from its caches, the same
     way `tournament.state.cached_state` does, without a query per table. The open calls
     are read for the whole tournament in one query: a call left at a closed level or a
     redrawn table is listed too, never lost.
@@ -171,14 +248,13 @@ def dashboard(tournament, *, now=None):
     players = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True).count()
     level = levels[-1] if levels else None
     rows = calls_elsewhere = ()
+    drawn_at = level_range = tournament_range = None
     if level is not None:
         level.tournament = tournament
-        last_hand = Hand.objects.filter(table=OuterRef("pk")).order_by("-number")
-        tables = (
+        tables = list(
             Table.objects.current()
             .filter(level=level)
             .select_related("draw", "winner")
-            .annotate(last_entry_at=Subquery(last_hand.values("created_at")[:1]))
             .prefetch_related(
                 Prefetch("seats", queryset=seats_with_players()),
                 Prefetch(
@@ -196,12 +272,19 @@ def dashboard(tournament, *, now=None):
         )
         calls_by_table = {call.table_id: call for call in open_calls}
         in_play = level.closed_at is None  # else every call is listed apart, as "elsewhere"
+        times = hand_times([table.pk for table in tables])
         found = []
         for table in tables:
             table.level = level
             call = calls_by_table.pop(table.pk, None) if in_play else None
-            found.append(_dashboard_table(table, tournament, now, call))
-        rows = tuple(sorted(found, key=_dashboard_order))
+            found.append(_dashboard_table(table, tournament, now, call, times[table.pk]))
+        found = _with_lagging(found)
+        if in_play and found:
+            drawn_at = found[0].table.draw.created_at
+            level_range, tournament_range = _estimates(found, levels, level, tournament, times, now)
+        if order != "number":
+            found.sort(key=_dashboard_order)
+        rows = tuple(found)
         calls_elsewhere = tuple(calls_by_table.values())  # the dict keeps the query's order
     return Dashboard(
         levels=levels,
@@ -213,4 +296,9 @@ def dashboard(tournament, *, now=None):
         ties=sum(1 for r in rows if r.tied),
         silent=sum(1 for r in rows if r.silent),
         calls_elsewhere=calls_elsewhere,
+        lagging=sum(1 for r in rows if r.lagging),
+        drawn_at=drawn_at,
+        level_minutes=int((now - drawn_at).total_seconds() // 60) if drawn_at else 0,
+        level_end=level_range,
+        tournament_end=tournament_range,
     )

@@ -304,9 +304,9 @@ def test_the_page_costs_the_same_queries_at_any_size(
     tables = tables_of(tournament)
     calls.call_td(table=tables[1], kind="dispute")
     play(tables[2], 1, 0, -1)
-    # session, user, tournament, current level, then the dashboard's six: levels, players,
-    # tables, seats with players, tie settlements, open calls.
-    with django_assert_num_queries(10):
+    # session, user, tournament, current level, then the dashboard's seven: levels, players,
+    # tables, seats with players, tie settlements, open calls, the level's hand times.
+    with django_assert_num_queries(11):
         response = td_client.get(url("td:advance", tournament))
     assert response.status_code == 200
     assert f"{players // 3} tables still playing" in text(response)

@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from tournament import selectors
+from tournament.selectors.dashboard import ORDERS
 from tournament.views.access import td_required
 from tournament.views.once import OnceForm
 from tournament.views.polling import unchanged, vary_on_htmx
@@ -28,9 +29,17 @@ def live_revision(tournament_id, now=None):
     return f"{token}.{int(now.timestamp() // 60)}"
 
 
+def _order(request):
+    """How the TD sorts the tables: "needs a look" first (the default) or by number."""
+    order = request.GET.get("order")
+    return order if order in ORDERS else ORDERS[0]
+
+
 def _render(request, tournament, rev, now):
-    board = selectors.dashboard(tournament, now=now)
+    order = _order(request)
+    board = selectors.dashboard(tournament, now=now, order=order)
     context = {
+        "order": order,
         "tournament": tournament,
         "board": board,
         "rev": rev,

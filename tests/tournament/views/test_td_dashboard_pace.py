@@ -1,0 +1,175 @@
+"""The dashboard's pace (issue 19 §1): the level's clock, each table's estimated finish,
+the level's end, the tournament's, and the tables behind the pace sorted with those that
+need a look. Hand times are set by hand (a fake clock); figures are worked out by hand
+from the rules in tournament/decisions.py ("Pace and estimated times")."""
+
+import re
+from datetime import datetime
+from unittest import mock
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.tournament.conftest import play
+from tournament import selectors
+from tournament.models import Draw, Hand, Level, Table
+from tournament.services import draws
+
+pytestmark = pytest.mark.django_db
+
+
+def at(clock):
+    """Today at hh:mm[:ss], in the venue's time zone (the page shows local times)."""
+    parts = [int(p) for p in clock.split(":")]
+    day = timezone.localdate()
+    return timezone.make_aware(datetime(day.year, day.month, day.day, *parts))
+
+
+def tables_of(tournament, level=1):
+    return {
+        t.number: t
+        for t in Table.objects.current().filter(level__tournament=tournament, level__number=level)
+    }
+
+
+def play_at(table, clocks):
+    """Play a hand (no Fantasyland, no tie) for every time given, and date it then."""
+    for clock in clocks:
+        play(table, *([2, -1, -1][: table.seats.count()] if table.seats.count() == 3 else [2, -2]))
+        table.refresh_from_db()
+        Hand.objects.filter(table=table, number=table.hands_played).update(created_at=at(clock))
+
+
+# Three tables of level 1 (min 20 hands), drawn at 12:00, looked at 12:40:
+#   1: 12:10 12:12 12:14 12:17 12:35 12:38 -> 120 120 180 (pause 18 min left out) 180:
+#      median 150 s (24/h), quartiles 120/180; 14 left: 12:38 + 14x2 min = 13:06,
+#      12:38 + 14x3 min = 13:20.
+#   2: 12:32 12:34 12:36 12:38 -> 120 x3 (30/h); 16 left: 12:38 + 32 min = 13:10 both.
+#   3: 12:21 12:25 12:30 12:36 -> 240 300 360: median 300 s (12/h), quartiles 270/330;
+#      16 left: earliest max(12:36 + 16x270 s = 13:48, 12:40 + 15x270 s = 13:47:30) = 13:48,
+#      latest max(12:36 + 16x330 s = 14:04, 12:40 + 15x330 s = 14:02:30) = 14:04.
+#      Behind the pace: 300 > 1.5 x median(150, 120) = 202.5. (1: 150 < 1.5 x 210; 2: no.)
+#   The level ends with table 3: about 13:48-14:04. No table is silent (last hands 2-4 min).
+HANDS = {
+    1: ("12:10", "12:12", "12:14", "12:17", "12:35", "12:38"),
+    2: ("12:32", "12:34", "12:36", "12:38"),
+    3: ("12:21", "12:25", "12:30", "12:36"),
+}
+
+
+@pytest.fixture
+def room(make_tournament, td_user):
+    tournament = make_tournament(9)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="pace")
+    Draw.objects.filter(level__tournament=tournament).update(created_at=at("12:00"))
+    tables = tables_of(tournament)
+    for number, clocks in HANDS.items():
+        play_at(tables[number], clocks)
+    return tournament
+
+
+def test_each_tables_pace_and_estimate(room):
+    board = selectors.dashboard(room, now=at("12:40"))
+    by_number = {row.table.number: row for row in board.tables}
+    rates = {n: row.estimate.pace.hands_per_hour for n, row in by_number.items()}
+    assert rates == {1: 24, 2: 30, 3: 12}
+    finish = {n: (row.estimate.earliest, row.estimate.latest) for n, row in by_number.items()}
+    assert finish == {
+        1: (at("13:06"), at("13:20")),
+        2: (at("13:10"), at("13:10")),
+        3: (at("13:48"), at("14:04")),
+    }
+    assert [n for n, row in by_number.items() if row.lagging] == [3]
+    assert not any(row.silent for row in board.tables)
+    assert (board.level_end.earliest, board.level_end.latest) == (at("13:48"), at("14:04"))
+    assert board.drawn_at == at("12:00") and board.level_minutes == 40
+    assert board.tournament_end is None  # only from the second level on
+    assert board.lagging == 1
+
+
+def test_no_estimate_before_a_table_has_enough_hands(room, td_user):
+    tournament = room
+    table = tables_of(tournament)[2]
+    Hand.objects.filter(table=table, number=1).update(created_at=at("12:00"))  # a pause now
+    board = selectors.dashboard(tournament, now=at("12:40"))
+    row = next(r for r in board.tables if r.table.number == 2)
+    assert row.estimate is None and not row.lagging
+    assert board.level_end is None
+
+
+def page(client, tournament, clock, query=""):
+    with mock.patch("django.utils.timezone.now", return_value=at(clock)):
+        response = client.get(reverse("td:tournament", args=[tournament.pk]) + query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def row_order(html):
+    return [int(n) for n in re.findall(r'<tr class="dash-row [^"]*" id="table-(\d+)"', html)]
+
+
+def test_the_page_shows_the_clock_the_estimates_and_sorts_the_laggard_first(td_client, room):
+    html = page(td_client, room, "12:40")
+    assert "40 min since the draw at 12:00" in html
+    assert "Level ends" in html and "about 13:48–14:04" in html
+    assert "24 hands/h" in html and "done about 13:06–13:20" in html
+    assert "1 table behind the pace" in html and "Behind the pace" in html
+    assert "Tournament ends" not in html
+    assert row_order(html) == [3, 1, 2]  # needs a look first, the default
+    assert row_order(page(td_client, room, "12:40", "?order=attention")) == [3, 1, 2]
+    by_number = page(td_client, room, "12:40", "?order=number")
+    assert row_order(by_number) == [1, 2, 3]
+    assert '?order=number"' in by_number  # the poll keeps the order chosen
+    assert row_order(page(td_client, room, "12:40", "?order=junk")) == [3, 1, 2]
+
+
+def test_the_page_in_swedish(td_client, room):
+    td_client.cookies["django_language"] = "sv"
+    html = page(td_client, room, "12:40")
+    assert "40 min sedan lottningen kl. 12:00" in html
+    assert "Nivån slutar" in html and "omkring 13:48–14:04" in html
+    assert "24 händer/h" in html and "klart omkring 13:06–13:20" in html
+    assert "Efter i takt" in html
+    assert "Behöver en blick först" in html and "Efter bordsnummer" in html
+
+
+def test_before_enough_hands_the_page_says_not_yet(td_client, room):
+    Hand.objects.filter(table=tables_of(room)[2], number=1).update(created_at=at("12:00"))
+    html = page(td_client, room, "12:40")
+    assert "not yet: every table needs a few hands first" in html
+    assert "no estimate yet" in html
+
+
+def test_tournament_end_from_the_second_level(td_client, make_tournament, td_user):
+    """27 players, min 5 hands: level 1's nine tables play out, level 1 closes at 12:50,
+    level 2 (three tables) is drawn at 12:55: a changeover of 5 min. Level 2 at 13:10:
+      a, b: 13:00 13:02 13:04 13:06 (120 s x3), 1 hand left: max(13:08, 13:10) = 13:10.
+      c: 13:00 13:02 13:05 13:09 (120 180 240: quartiles 150/210), 1 left:
+         earliest 13:09 + 150 s = 13:11:30, latest 13:09 + 210 s = 13:12:30.
+    Level end 13:11:30-13:12:30. One level to come (3 tables -> 1): the room's 9 intervals
+    (120 x7, 180, 240) have quartiles 120/120; 5 min + 5 hands x 2 min = 15 min:
+    the tournament ends about 13:26:30-13:27:30."""
+    tournament = make_tournament([f"Player {n}" for n in range(27)], min_hands=5)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="two levels")
+    for table in tables_of(tournament).values():
+        for _ in range(5):
+            play(table, 3, -1, -2)
+    draws.advance(tournament=tournament, actor=td_user, seed="level two")
+    Level.objects.filter(tournament=tournament, number=1).update(closed_at=at("12:50"))
+    Level.objects.filter(tournament=tournament, number=2).update(created_at=at("12:55"))
+    Draw.objects.filter(level__tournament=tournament, level__number=2).update(
+        created_at=at("12:55")
+    )
+    level_two = tables_of(tournament, 2)
+    play_at(level_two[1], ("13:00", "13:02", "13:04", "13:06"))
+    play_at(level_two[2], ("13:00", "13:02", "13:04", "13:06"))
+    play_at(level_two[3], ("13:00", "13:02", "13:05", "13:09"))
+    board = selectors.dashboard(tournament, now=at("13:10"))
+    assert (board.level_end.earliest, board.level_end.latest) == (at("13:11:30"), at("13:12:30"))
+    end = board.tournament_end
+    assert (end.earliest, end.latest) == (at("13:26:30"), at("13:27:30"))
+    assert board.level_minutes == 15  # the level's clock runs from its own draw
+    html = page(td_client, tournament, "13:10")
+    assert "Tournament ends" in html and "about 13:26–13:27" in html
+    assert "15 min since the draw at 12:55" in html

@@ -179,7 +179,9 @@ def only_404(route, junk):
     visitor's rights or binding change."""
     if not route.name.startswith(OUR_SPACES) or junk in NO_SUCH_ROW:
         return False
-    return not (route.name == "revisor:link" and KEY_LETTERS.fullmatch(junk))
+    return not (
+        route.name in ("revisor:link", "revisor:station_link") and KEY_LETTERS.fullmatch(junk)
+    )
 
 
 def acceptable(response, route, junk):

@@ -125,6 +125,20 @@ def _table_revisor_access(p):
     ) % {"level": p["level"], "table": p["table"], "old_code": p["old_code"]}
 
 
+def _station_create(p):
+    return ngettext(
+        "Station card made for table %(first)s",
+        "Station cards made for tables %(first)s–%(last)s",
+        p["count"],
+    ) % {"first": p["first"], "last": p["last"]}
+
+
+def _station_revisor_access(p):
+    return _(
+        "Station %(station)s: new revisor link and code (the old code %(old_code)s no longer works)"
+    ) % {"station": p["station"], "old_code": p["old_code"]}
+
+
 def _table_call(p):
     values = {"level": p["level"], "table": p["table"], "kind": _call_kind(p["kind"])}
     if p["note"]:
@@ -234,6 +248,8 @@ ACTIONS = {
     "draw.create": Action(gettext_lazy("Level drawn"), _draw_create),
     "draw.redo": Action(gettext_lazy("Level redrawn"), _draw_redo),
     "table.revisor_access": Action(gettext_lazy("New revisor link"), _table_revisor_access),
+    "station.create": Action(gettext_lazy("Station cards made"), _station_create),
+    "station.revisor_access": Action(gettext_lazy("New station link"), _station_revisor_access),
     "table.call": Action(gettext_lazy("Table called the TD"), _table_call),
     "table.call_cleared": Action(gettext_lazy("Call cleared"), _table_call_cleared),
     "hand.record": Action(gettext_lazy("Hand recorded"), _hand_record),

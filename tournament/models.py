@@ -597,3 +597,26 @@ class RevisorCodeAttempt(models.Model):
 
     def __str__(self):
         return f"{self.client} at {self.at:%H:%M:%S}"
+
+
+class RevisorStation(KeptModel):
+    """A table number of a tournament (a station) with its own private link and short code,
+    printed once for the whole event: a device bound to it opens, at every level, the table
+    of the current draw with that number (docs/revisor-access.md)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="revisor_stations"
+    )
+    number = models.PositiveSmallIntegerField()
+    # Regenerating both cuts off every device bound with the old ones, as for a table.
+    key = models.CharField(max_length=64, unique=True)
+    code = models.CharField(max_length=12, unique=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_station_number")
+        ]
+
+    def __str__(self):
+        return f"Station {self.number}"

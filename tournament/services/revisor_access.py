@@ -17,6 +17,7 @@ from tournament.models import (
     REVISOR_CODE_ALPHABET,
     REVISOR_CODE_LENGTH,
     RevisorCodeAttempt,
+    RevisorStation,
     Table,
     new_revisor_code,
     new_revisor_key,
@@ -107,7 +108,8 @@ def clean_code(code):
 
 
 def table_for_code(*, code, device, client):
-    """The table in play with this short code, typed on `device` from address `client`.
+    """The table in play with this short code, or the station (RevisorStation) with it,
+    typed on `device` from address `client`.
 
     Refuses every code, even a right one, while the device or the address has too
     many wrong codes in the window (else guessing would simply go on through the
@@ -125,16 +127,24 @@ def table_for_code(*, code, device, client):
         raise WrongCodesPaused(paused)
     table = table_in_play(revisor_code=code)
     if table is None:
+        # A station's code (printed once for the event) is looked up and throttled alike.
+        station = RevisorStation.objects.select_related("tournament").filter(code=code).first()
+        if station is not None:
+            return station
         RevisorCodeAttempt.objects.create(client=client, device=device, code=code)
         raise InvalidEntry(_("No table in play has this code. Check the card and try again."))
     return table
 
 
 def unused_revisor_code():
-    """A short code no table has (the space is large; a clash only costs another try)."""
+    """A short code no table and no station has (the space is large; a clash only costs
+    another try): one code typed at /r/ names one thing."""
     while True:
         code = new_revisor_code()
-        if not Table.objects.filter(revisor_code=code).exists():
+        if not (
+            Table.objects.filter(revisor_code=code).exists()
+            or RevisorStation.objects.filter(code=code).exists()
+        ):
             return code
 
 

@@ -1,4 +1,5 @@
-"""Revisor URL space (/r/): a device bound to one table by its private link or short code."""
+"""Revisor URL space (/r/): a device bound to one table, or to one station (a table number
+for the whole event), by its private link or short code."""
 
 from django.urls import path
 
@@ -17,5 +18,7 @@ urlpatterns = [
     path("card/fix/", fix.fix, name="fix"),
     path("card/fix/check/", fix.fix_check, name="fix_check"),
     path("card/fix/confirm/", fix.fix_confirm, name="fix_confirm"),
+    path("station/", entry.station_waiting, name="station_waiting"),
+    path("s/<revisorkey:key>/", entry.station_link, name="station_link"),
     path("<revisorkey:key>/", entry.link, name="link"),
 ]

@@ -9,6 +9,7 @@ from tournament.views.td import (
     draws,
     exports,
     players,
+    stations,
     tables,
     tournaments,
 )
@@ -56,6 +57,14 @@ urlpatterns = [
         name="table_access_regenerate",
     ),
     path(T + "levels/<dbid:level>/cards/", access.table_cards, name="table_cards"),
+    # stations.py: a table number's link and code for the whole event, its printable card
+    path(T + "stations/", stations.station_cards, name="station_cards"),
+    path(T + "stations/create/", stations.stations_create, name="stations_create"),
+    path(
+        T + "stations/<dbid:number>/regenerate/",
+        stations.station_regenerate,
+        name="station_regenerate",
+    ),
     # exports.py: JSON backup, import, CSV of standings and of every hand
     path(T + "backup.json", exports.backup, name="backup"),
     path("import/", exports.import_backup, name="import"),

@@ -58,6 +58,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         penalties,
         registration,
         revisor_access,
+        revisor_stations,
     )
 
     tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"], min_hands=1)
@@ -71,6 +72,10 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     table = level.tables.get(draw__superseded_at__isnull=True)
     old_code = table.revisor_code
     revisor_access.regenerate_revisor_access(table=table, actor=td_user)
+    revisor_stations.create_stations(tournament=tournament, actor=td_user)
+    station = tournament.revisor_stations.get()
+    station_code = station.code
+    revisor_stations.regenerate_station_access(station=station, actor=td_user)
     calls.call_td(table=table, kind="misdeal")
     calls.clear_call(table=table, actor=td_user)
     anna = tournament.players.get(name="Anna")
@@ -106,6 +111,8 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         ("draw.create", {"level": 1, "players": 3, "closed_level": None}),
         ("draw.redo", {"level": 1, "reason": "wrong list"}),
         ("table.revisor_access", {"level": 1, "table": 1, "old_code": old_code}),
+        ("station.create", {"first": 1, "last": 1, "count": 1}),
+        ("station.revisor_access", {"station": 1, "old_code": station_code}),
         ("table.call", {"level": 1, "table": 1, "kind": "misdeal", "note": ""}),
         ("table.call_cleared", {"level": 1, "table": 1, "kind": "misdeal"}),
         (

@@ -11,6 +11,12 @@ A device that was cut off is sent to the code page by a real navigation, even fr
 an htmx poll or form (htmx would otherwise follow the redirect itself and swap the
 code page into the card, at the card's address), and is told there why, until it
 is bound again. Only that device's session holds the reason.
+
+A device can instead be bound to a station (a table number for the whole event, its
+card printed once): each request then opens the current draw's table with that number,
+or the waiting page when the level in play has none. When the station's table changes
+(the next level, a redone draw), anything but a plain load of the card is sent to the
+card afresh, so nothing typed for the old table is recorded at the new one.
 """
 
 import secrets
@@ -23,7 +29,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from tournament.models import Table
+from tournament.models import RevisorStation, Table
+from tournament.services.revisor_stations import station_table
 from tournament.views.polling import vary_on_htmx
 
 SESSION_KEY = "revisor_binding"
@@ -35,6 +42,7 @@ DEVICE_KEY = "revisor_device"  # a random id of this device, for counting its wr
 class Binding:
     table: Table | None
     lost: dict | None = None  # why a device that was bound is not any more (see cut_off_reason)
+    station: RevisorStation | None = None  # the station this device is bound to, if any
 
 
 def bind(request, table):
@@ -42,6 +50,13 @@ def bind(request, table):
     request.session.cycle_key()
     request.session.pop(CUT_OFF_KEY, None)
     request.session[SESSION_KEY] = {"table": table.pk, "key": table.revisor_key}
+
+
+def bind_station(request, station):
+    """Bind this device to `station`: to its table number at every level."""
+    request.session.cycle_key()
+    request.session.pop(CUT_OFF_KEY, None)
+    request.session[SESSION_KEY] = {"station": station.pk, "key": station.key, "table": None}
 
 
 def unbind(request):
@@ -60,6 +75,8 @@ def current_binding(request):
     saved = request.session.get(SESSION_KEY)
     if not isinstance(saved, dict):
         return Binding(None)
+    if "station" in saved:
+        return _station_binding(saved)
     table = (
         Table.objects.select_related("level__tournament", "draw", "winner")
         .filter(pk=saved.get("table"))
@@ -77,6 +94,17 @@ def current_binding(request):
     return Binding(table)
 
 
+def _station_binding(saved):
+    station = (
+        RevisorStation.objects.select_related("tournament").filter(pk=saved.get("station")).first()
+    )
+    if station is None:
+        return Binding(None)
+    if station.key != saved.get("key"):
+        return Binding(None, {"why": "station_replaced", "table": station.number, "level": 0})
+    return Binding(station_table(station), station=station)
+
+
 def cut_off_reason(request, binding):
     """Why this device lost its table, for the person holding it; None if it did not."""
     lost = binding.lost or request.session.get(CUT_OFF_KEY)
@@ -90,6 +118,10 @@ def cut_off_reason(request, binding):
         "redrawn": _(
             "The TD redid the draw of level %(level)d, so this device no longer keeps table "
             "%(table)d: type the code on your new table's card, or scan its QR code."
+        ),
+        "station_replaced": _(
+            "This device's access to station %(table)d was replaced by the TD: type the "
+            "station's new code, or scan its new QR code."
         ),
         "closed": _(
             "Level %(level)d is closed and its results are final: this device no longer keeps "
@@ -118,6 +150,29 @@ def refuse(request, binding):
     return vary_on_htmx(redirect(url))
 
 
+def send_to(request, name):
+    """A whole page at `name`'s address, whatever asked (as `refuse`)."""
+    url = reverse(name)
+    if request.htmx:
+        return vary_on_htmx(HttpResponseClientRedirect(url))
+    return vary_on_htmx(redirect(url))
+
+
+def station_moved(request, binding):
+    """Whether the station's table is another than the one this device last showed
+    (remembered now); a plain load of the card shows the new one and is let through."""
+    saved = request.session[SESSION_KEY]
+    if saved.get("table") == binding.table.pk:
+        return False
+    request.session[SESSION_KEY] = {**saved, "table": binding.table.pk}
+    return not (
+        request.method == "GET"
+        and not request.htmx
+        and request.resolver_match
+        and (request.resolver_match.view_name == "revisor:card")
+    )
+
+
 def revisor_required(view):
     """Refuse before any view logic unless this device is bound to a table still in play."""
 
@@ -125,8 +180,18 @@ def revisor_required(view):
     def wrapper(request, *args, **kwargs):
         binding = current_binding(request)
         if binding.table is None:
+            if binding.station is not None:
+                return send_to(request, "revisor:station_waiting")
             return refuse(request, binding)
+        if binding.station is not None and station_moved(request, binding):
+            messages.info(
+                request,
+                _("Level %(level)d: this device now keeps table %(table)d.")
+                % {"level": binding.table.level.number, "table": binding.table.number},
+            )
+            return send_to(request, "revisor:card")
         request.revisor_table = binding.table
+        request.revisor_station = binding.station
         return view(request, *args, **kwargs)
 
     return wrapper

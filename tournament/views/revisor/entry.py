@@ -1,15 +1,26 @@
-"""Getting to the card: the private link, or the short code typed at /r/."""
+"""Getting to the card: the private link, or the short code typed at /r/, of a table or
+of a station (a table number for the whole event), and the station's waiting page."""
 
 from django import forms
 from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.security import client_ip
-from tournament.models import REVISOR_CODE_ALPHABET
+from tournament.models import REVISOR_CODE_ALPHABET, RevisorStation
 from tournament.services import InvalidEntry, revisor_access
-from tournament.views.revisor.binding import bind, current_binding, cut_off_reason, device_id
+from tournament.views.polling import unchanged, vary_on_htmx
+from tournament.views.revisor.binding import (
+    bind,
+    bind_station,
+    current_binding,
+    cut_off_reason,
+    device_id,
+    refuse,
+    send_to,
+)
 
 
 class ShortCodeForm(forms.Form):
@@ -48,7 +59,10 @@ def code(request):
             except InvalidEntry as error:
                 form.add_error("code", error.message)
             else:
-                bind(request, table)
+                if isinstance(table, RevisorStation):
+                    bind_station(request, table)
+                else:
+                    bind(request, table)
                 return redirect("revisor:card")
     binding = current_binding(request)
     return render(
@@ -78,3 +92,48 @@ def link(request, key):
         return redirect("revisor:code")
     bind(request, table)
     return redirect("revisor:card")
+
+
+def station_link(request, key):
+    """A station's private link (its card is printed once for the event): bind to it."""
+    station = RevisorStation.objects.filter(key=key).first()
+    if station is None:
+        messages.error(
+            request,
+            _(
+                "This station link is not valid (any more): the TD may have issued a new one. "
+                "Scan the QR code on your station's card."
+            ),
+        )
+        return redirect("revisor:code")
+    bind_station(request, station)
+    return redirect("revisor:card")
+
+
+def station_waiting(request):
+    """A station whose number has no table at the level in play: say so, and poll until a
+    draw seats it (the poll then opens the card)."""
+    binding = current_binding(request)
+    if binding.station is None:
+        return refuse(request, binding)
+    if binding.table is not None:
+        return send_to(request, "revisor:card")
+    station = binding.station
+    finished = station.tournament.finished_at is not None
+    token = f"station-{station.pk}-waiting"
+    if request.htmx:
+        poll = unchanged(request, token)
+        if poll is not None:
+            return poll
+    return vary_on_htmx(
+        render(
+            request,
+            "tournament/revisor/station_waiting.html",
+            {
+                "station": station,
+                "finished": finished,
+                "token": token,
+                "poll_url": reverse("revisor:station_waiting"),
+            },
+        )
+    )

@@ -1,0 +1,115 @@
+"""TD pages: stations (a table number's revisor link and code for the whole event), their
+printable cards, making them, and a station's new link and code."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament.models import RevisorStation
+from tournament.public_address import public_link, unreachable_host
+from tournament.qr import qr_svg
+from tournament.services import revisor_stations
+from tournament.services.draws import current_level
+from tournament.services.errors import ServiceError
+from tournament.services.revisor_stations import station_numbers_wanted
+from tournament.views.access import td_required
+from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.td.common import get_tournament
+
+
+def station_access(request, station):
+    """What a revisor needs to reach `station`: link, QR code, short code and where to type it."""
+    link = public_link(request, reverse("revisor:station_link", args=[station.key]))
+    return {
+        "station": station,
+        "link": link,
+        "code": station.code,
+        "code_address": public_link(request, reverse("revisor:code")),
+        "qr": qr_svg(
+            link,
+            title=_("QR code of the revisor link for station %(number)s")
+            % {"number": station.number},
+        ),
+    }
+
+
+def _page(request, tournament, errors=(), status=200):
+    stations = list(RevisorStation.objects.filter(tournament=tournament).order_by("number"))
+    wanted = station_numbers_wanted(tournament)
+    return render(
+        request,
+        "tournament/td/access/station_cards.html",
+        {
+            "tournament": tournament,
+            "cards": [station_access(request, station) for station in stations],
+            "missing": wanted > len(stations),
+            "wanted": wanted,
+            "level": current_level(tournament),
+            "form": OnceForm(),
+            "errors": errors,
+            "unreachable_host": unreachable_host(request),
+        },
+        status=status,
+    )
+
+
+@td_required
+def station_cards(request, tournament_id):
+    return _page(request, get_tournament(tournament_id))
+
+
+def _submit(request, tournament, change):
+    """Run `change` once for this form's key; an error goes back to the page."""
+    form = OnceForm(request.POST)
+    if not form.is_valid():
+        stale = _("The form was out of date: nothing was changed. Try again.")
+        return None, _page(request, tournament, errors=[stale], status=400)
+    try:
+        return submit_once(request, form.cleaned_data["submission_key"], change), None
+    except ServiceError as error:
+        return None, _page(request, tournament, errors=[str(error)], status=400)
+
+
+@td_required
+@require_POST
+def stations_create(request, tournament_id):
+    tournament = get_tournament(tournament_id)
+    done, page = _submit(
+        request,
+        tournament,
+        lambda: revisor_stations.create_stations(tournament=tournament, actor=request.user),
+    )
+    if page is not None:
+        return page
+    if done is not ALREADY_DONE and done:
+        messages.success(request, _("The station cards are ready to print."))
+    return redirect("td:station_cards", tournament.pk)
+
+
+@td_required
+@require_POST
+def station_regenerate(request, tournament_id, number):
+    tournament = get_tournament(tournament_id)
+    station = RevisorStation.objects.filter(tournament=tournament, number=number).first()
+    if station is None:
+        raise Http404("No such station in this tournament.")
+    done, page = _submit(
+        request,
+        tournament,
+        lambda: revisor_stations.regenerate_station_access(station=station, actor=request.user),
+    )
+    if page is not None:
+        return page
+    if done is not ALREADY_DONE:
+        messages.success(
+            request,
+            _(
+                "Station %(number)s has a new link and code: devices holding the old ones are "
+                "cut off. Print its card again."
+            )
+            % {"number": number},
+        )
+    return redirect("td:station_cards", tournament.pk)

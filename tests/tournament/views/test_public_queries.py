@@ -18,6 +18,7 @@ HTMX = {"HX-Request": "true"}
 
 # Queries per page, worked out from the selectors: the token (1), the tournament (1), then
 #   tournament, tables projector: the levels (1), the seats with tables and players (1)
+#   tables projector: the hand times of the tables playing, for the level's end (1)
 #   standings, standings projector: selectors.standings (3)
 #   player: selectors.standings (3), the player (1), his seats (1), his penalties (1)
 #   table: the table (1), selectors.score_card (6)
@@ -25,7 +26,7 @@ HTMX = {"HX-Request": "true"}
 # The poster reads the tournament alone.
 EXPECTED = {
     "tournament": 4,
-    "tables_projector": 4,
+    "tables_projector": 5,
     "standings": 5,
     "standings_projector": 5,
     "player": 8,

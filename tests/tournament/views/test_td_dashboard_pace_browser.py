@@ -89,3 +89,22 @@ def test_the_clock_in_swedish(td_page, live_server, td_user):  # noqa: F811
     expect(page.locator("tr.dash-row").first).to_have_attribute("id", "table-1")
     assert scroll_width(page) <= 360
     page.context.close()
+
+
+def test_the_players_see_the_estimated_ends(chromium_browser, live_server, td_user):
+    """The big screen at 1920 x 1080 shows the level's end, a table's page on a 360 px
+    phone its own, neither with sideways scroll."""
+    tournament = paced_room(td_user)
+    screen = chromium_browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = screen.new_page()
+    page.goto(f"{live_server.url}/t/{tournament.pk}/projector/tables/")
+    expect(page.locator(".projector-end")).to_contain_text("This level ends about")
+    assert scroll_width(page) <= 1920
+    screen.close()
+    phone = chromium_browser.new_context(viewport={"width": 360, "height": 740})
+    page = phone.new_page()
+    table = Table.objects.current().get(level__tournament=tournament, number=3)
+    page.goto(f"{live_server.url}/t/{tournament.pk}/table/{table.pk}/")
+    expect(page.locator(".card-end")).to_contain_text("This table ends about")
+    assert scroll_width(page) <= 360
+    phone.close()

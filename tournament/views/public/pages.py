@@ -22,6 +22,7 @@ from django.views.i18n import set_language
 from tournament import selectors
 from tournament.forms import PlayerSearchForm
 from tournament.public_address import unreachable_host
+from tournament.selectors.public_pace import public_table_end
 from tournament.views.public.common import (
     cached_standings,
     get_table,
@@ -169,9 +170,11 @@ def table(request, live, tournament_id, table_id):
 
     def build():
         table = load_table()
+        card = selectors.score_card(table, public=True)
         return {
             "tournament": load(),
-            "card": selectors.score_card(table, public=True),
+            "card": card,
+            "table_end": public_table_end(card),
             "token": live.token,
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),

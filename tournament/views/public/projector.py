@@ -3,6 +3,7 @@ navigation, paging through long lists by themselves (static/js/pager.js; without
 JavaScript the whole list), live by the same polling as the phones."""
 
 from tournament import selectors
+from tournament.selectors.public_pace import public_level_end
 from tournament.views.public.common import (
     cached_standings,
     get_tournament,
@@ -25,9 +26,11 @@ def tables_projector(request, live, tournament_id):
 
     def build():
         tournament = load()
+        board = selectors.public_level(tournament)
         return {
             "tournament": tournament,
-            "board": selectors.public_level(tournament),
+            "board": board,
+            "level_end": public_level_end(board),
             "token": live.token,
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(projector=True),

@@ -803,6 +803,9 @@ def main():
     args.steps = [int(x) for x in args.steps.split(",") if x.strip()]
     if args.probes < 1:
         parser.error("--probes must be at least 1: the probes are the yardsticks")
+    if args.processes and args.hand_every > 0:
+        # Each locust process would open every table's tablet from the first table on.
+        parser.error("--processes needs --hand-every 0: two tablets at a table post twice")
     if not re.match(r"postgres(ql)?://[^/@]+@127\.[0-9.]+(:\d+)?$", args.pg):
         parser.error("--pg must be a server on this machine: postgres://USER@127.x.y.z:PORT")
 

@@ -49,6 +49,8 @@ def test_the_big_screen_in_swedish(client, room):  # noqa: F811
 def test_no_level_end_while_a_table_has_too_few_hands(client, room):  # noqa: F811
     Hand.objects.filter(table=tables_of(room)[2], number=1).update(created_at=at("12:00"))
     assert "ends about" not in get(client, projector(room))
+    # Table 1 still has its own estimate: only the level's waits for table 2.
+    assert "This table ends about 13:06–13:20" in get(client, table_page(room, 1))
 
 
 def test_a_tables_page_shows_its_own_end(client, room):  # noqa: F811
@@ -63,3 +65,7 @@ def test_a_tables_page_shows_its_own_end(client, room):  # noqa: F811
 def test_no_table_end_before_enough_hands(client, room):  # noqa: F811
     Hand.objects.filter(table=tables_of(room)[2], number=1).update(created_at=at("12:00"))
     assert "ends about" not in get(client, table_page(room, 2))
+    # Before the pause was set, the same table had one: 12:38 + 16 x 2 min = 13:10.
+    Hand.objects.filter(table=tables_of(room)[2], number=1).update(created_at=at("12:32"))
+    cache.clear()
+    assert "This table ends about 13:10–13:10" in get(client, table_page(room, 2))

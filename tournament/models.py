@@ -432,6 +432,10 @@ class TableCall(KeptModel):
     note = models.CharField(max_length=300, blank=True)
     called_at = models.DateTimeField(auto_now_add=True)
     called_by_label = models.CharField(max_length=120, blank=True)
+    # The player a call names: the one timed out, or the one to warn (None: the table's call).
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     cleared_at = models.DateTimeField(null=True, blank=True)
     cleared_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -23,9 +23,29 @@ def open_call(table):
     return TableCall.objects.filter(table=table, cleared_at__isnull=True).first()
 
 
+def _player_at(table, player):
+    """The player, if they still play at the table (not disqualified from it)."""
+    player_id = getattr(player, "pk", player)
+    seat = (
+        table.seats.filter(player_id=player_id, left_after_hand__isnull=True)
+        .select_related("player")
+        .first()
+        if isinstance(player_id, int)
+        else None
+    )
+    if seat is None:
+        raise InvalidEntry(
+            _("The player named does not play at table %(table)d.") % {"table": table.number}
+        )
+    return seat.player
+
+
 @transaction.atomic
-def call_td(*, table, kind, note="", actor=None, actor_label=""):
-    """Flag the table for the TD; a table has at most one open call (a second is the same)."""
+def call_td(*, table, kind, note="", player=None, actor=None, actor_label=""):
+    """Flag the table for the TD; a table has at most one open call (a second is the same).
+
+    `player` names the player the call is about (the one timed out, or the one to warn):
+    one who plays at the table."""
     table = lock_table(instance(table, Table, label=_("The table")))
     kind = clean_choice(kind, label=_("The reason for the call"), choices=TableCall.Kind)
     note = clean_text(note, label=_("The note"), max_length=NOTE_LENGTH, required=False)
@@ -34,13 +54,15 @@ def call_td(*, table, kind, note="", actor=None, actor_label=""):
     )
     if table.draw.superseded_at is not None or table.level.closed_at is not None:
         raise NotAllowed(_("This table is no longer in play."))
+    if player is not None:
+        player = _player_at(table, player)
     existing = open_call(table)
     if existing is not None:
         return existing
     try:
         with transaction.atomic():
             call = TableCall.objects.create(
-                table=table, kind=kind, note=note, called_by_label=actor_label
+                table=table, kind=kind, note=note, player=player, called_by_label=actor_label
             )
     except IntegrityError:  # another device called at the same instant
         return open_call(table)
@@ -50,8 +72,14 @@ def call_td(*, table, kind, note="", actor=None, actor_label=""):
         actor=actor,
         actor_label=actor_label,
         action="table.call",
-        params={"level": table.level.number, "table": table.number, "kind": kind, "note": note},
-        after={"kind": kind, "note": note},
+        params={
+            "level": table.level.number,
+            "table": table.number,
+            "kind": kind,
+            "note": note,
+            "player": player.name if player else "",
+        },
+        after={"kind": kind, "note": note, "player": player.pk if player else None},
     )
     return call
 

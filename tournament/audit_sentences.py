@@ -231,6 +231,13 @@ def _penalty_rescind(p):
     }
 
 
+def _draw_release(p):
+    return _("Released the seating of level %(level)d (draw %(draw)d)") % {
+        "level": p["level"],
+        "draw": p["draw"],
+    }
+
+
 class Action:
     def __init__(self, label, sentence):
         self.label = label
@@ -247,6 +254,7 @@ ACTIONS = {
     "player.rename": Action(gettext_lazy("Player renamed"), _player_rename),
     "draw.create": Action(gettext_lazy("Level drawn"), _draw_create),
     "draw.redo": Action(gettext_lazy("Level redrawn"), _draw_redo),
+    "draw.release": Action(gettext_lazy("Seating released"), _draw_release),
     "table.revisor_access": Action(gettext_lazy("New revisor link"), _table_revisor_access),
     "station.create": Action(gettext_lazy("Station cards made"), _station_create),
     "station.revisor_access": Action(gettext_lazy("New station link"), _station_revisor_access),

@@ -145,6 +145,15 @@ class Tournament(KeptModel):
             "entered by cards. Off: the points are recorded when the revisor records the hand."
         ),
     )
+    release_draws_at_once = models.BooleanField(
+        _("release each draw at once"),
+        default=True,
+        help_text=_(
+            "On: the players, the big screen and the revisors see a new draw's seating as "
+            "soon as it is made. Off: a new draw is yours until you press “Release the "
+            "seating” on the level's page; you can check it, or redo it, first."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -232,6 +241,9 @@ class Draw(KeptModel):
     )
     superseded_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=300, blank=True)
+    # None while the TD keeps the seating to himself: no public page, poll or revisor
+    # link shows an unreleased draw, and no hand is recorded at its tables.
+    released_at = models.DateTimeField(null=True, blank=True)
 
     objects = CurrentQuerySet.as_manager()
 

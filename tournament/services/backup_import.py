@@ -127,6 +127,8 @@ class _Writer:
                 created_by=self.user(draw_item["created_by"]),
                 superseded_at=draw_item["superseded_at"],
                 reason=draw_item["reason"],
+                # Backups keep no release: a restored draw is shown, as every draw was before.
+                released_at=draw_item["created_at"],
             )
             self.stamp(draw, "created_at", draw_item["created_at"])
             for table_item in draw_item["tables"]:

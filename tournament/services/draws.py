@@ -66,6 +66,8 @@ def _make_draw(*, level, players, actor, seed, number, reason=""):
         seed=seed,
         created_by=audit.actor_or_none(actor),
         reason=reason,
+        # As before releases existed, unless the TD keeps each new draw to himself first.
+        released_at=timezone.now() if level.tournament.release_draws_at_once else None,
     )
     for seating in seat_players(list(by_number), seed):
         table = Table.objects.create(
@@ -157,6 +159,29 @@ def redraw_level(*, level, actor, reason, seed=None):
         after=_seating_summary(draw),
     )
     return level
+
+
+@transaction.atomic
+def release_draw(*, level, actor):
+    """Show the level's current draw to the players, the big screen and the revisors."""
+    level = saved(level, Level, label=_("The level"))
+    tournament = lock_tournament(level.tournament)
+    level.refresh_from_db()
+    if level.closed_at is not None:
+        raise NotAllowed(_("This level is closed."))
+    draw = current_draw(level)
+    if draw.released_at is not None:
+        raise NotAllowed(_("This seating is released already."))
+    draw.released_at = timezone.now()
+    draw.save(update_fields=["released_at"])
+    touch_tournament(tournament)
+    audit.record(
+        tournament=tournament,
+        actor=actor,
+        action="draw.release",
+        params={"level": level.number, "draw": draw.number},
+    )
+    return draw
 
 
 def awaits_tie(table):

@@ -64,6 +64,8 @@ def _key(idempotency_key):
 def _check_table_open(table):
     if table.draw.superseded_at is not None:
         raise NotAllowed(_("This table was redrawn; use the new table."))
+    if table.draw.released_at is None:
+        raise NotAllowed(_("This table's seating is not released yet."))
     if table.level.closed_at is not None:
         raise NotAllowed(_("This level is closed: its results are final."))
 

@@ -68,7 +68,9 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     )
     registration.withdraw_player(player=tournament.players.get(name="Dan Ek"), actor=td_user)
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="a")
+    type(tournament).objects.filter(pk=tournament.pk).update(release_draws_at_once=False)
     draws.redraw_level(level=level, actor=td_user, reason="wrong list", seed="b")
+    draws.release_draw(level=level, actor=td_user)
     table = level.tables.get(draw__superseded_at__isnull=True)
     old_code = table.revisor_code
     revisor_access.regenerate_revisor_access(table=table, actor=td_user)
@@ -110,6 +112,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         ("player.withdraw", {"name": "Dan Ek", "number": 4}),
         ("draw.create", {"level": 1, "players": 3, "closed_level": None}),
         ("draw.redo", {"level": 1, "reason": "wrong list"}),
+        ("draw.release", {"level": 1, "draw": 2}),
         ("table.revisor_access", {"level": 1, "table": 1, "old_code": old_code}),
         ("station.create", {"first": 1, "last": 1, "count": 1}),
         ("station.revisor_access", {"station": 1, "old_code": station_code}),

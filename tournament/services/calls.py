@@ -20,7 +20,8 @@ def _bump(table):
 
 
 def open_call(table):
-    return TableCall.objects.filter(table=table, cleared_at__isnull=True).first()
+    calls = TableCall.objects.filter(table=table, cleared_at__isnull=True)
+    return calls.select_related("player").first()
 
 
 def _player_at(table, player):

@@ -14,6 +14,7 @@ points to read out to the table first; only "Confirm hand N" records them, with 
 same submission key (a double tap records one hand).
 """
 
+import uuid
 from dataclasses import dataclass
 
 from django import forms
@@ -27,6 +28,7 @@ from tournament.forms import HandPointsForm
 from tournament.models import TableCall
 from tournament.services import HandConflict, ServiceError, TableOver, calls, hands
 from tournament.state import cached_state
+from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.revisor.binding import revisor_required
 from tournament.views.td.common import add_service_error
@@ -39,12 +41,41 @@ CHECK, CONFIRM, CHANGE = "check", "confirm", "change"
 
 
 class CallForm(forms.Form):
+    """Call the TD; the timer's forms name a player and carry a one-time key (a double
+    post, or the countdown's post at zero sent again, makes one call)."""
+
     kind = forms.ChoiceField(label=gettext_lazy("Why"), choices=TableCall.Kind.choices)
     note = forms.CharField(
         label=gettext_lazy("Note (optional)"),
         required=False,
         max_length=TableCall._meta.get_field("note").max_length,
     )
+    player = forms.TypedChoiceField(
+        label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None
+    )
+    submission_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", _("Choose the player"))] + [
+            (player.pk, player.name) for player in players
+        ]
+        if not self.is_bound:
+            self.initial["submission_key"] = uuid.uuid4()
+        # The timer's second form ("Call the TD for a warning") has a key of its own.
+        self.warning_key = uuid.uuid4()
+
+    def clean(self):
+        cleaned = super().clean()
+        if "player" in self.data and cleaned.get("player") is None and "player" not in self.errors:
+            self.add_error("player", _("Choose the player."))
+        return cleaned
+
+
+def timer_form(card, data=None):
+    """ "Time a player": the players of the next hand; at zero, a timeout call naming one."""
+    players = [seat.player for seat in card.playing]
+    return CallForm(data, players=players, auto_id="timer_%s", initial={"kind": "timeout"})
 
 
 @dataclass(frozen=True)
@@ -153,12 +184,13 @@ def label(table):
     return _("Revisor, table %(table)d") % {"table": table.number}
 
 
-def _render(request, card, *, points_form=None, call_form=None, status=200, **extra):
+def _render(request, card, *, points_form=None, call_form=None, timer=None, status=200, **extra):
     context = {
         "card": card,
         "points_form": points_form
         or HandPointsForm(seats=card.playing, hand_number=card.next_hand),
         "call_form": call_form or CallForm(),
+        "timer_form": timer or timer_form(card),
         "token": poll_token(card.table),
         **extra,
     }
@@ -311,23 +343,42 @@ def _readback(card, form):
 
 @revisor_required
 def call(request):
-    """Call the TD to the table; the call shows on the TD's dashboard until cleared."""
+    """Call the TD to the table; the call shows on the TD's dashboard until cleared.
+
+    The timer's forms (`player` sent) name the player: the one timed out, or the one who
+    acted in time and is to be warned."""
     if request.method != "POST":
         return redirect("revisor:card")
     table = request.revisor_table
-    form = CallForm(request.POST)
+    card = read_card(table)
+    named = "player" in request.POST
+    form = timer_form(card, request.POST) if named else CallForm(request.POST)
+    errors = {"timer": form} if named else {"call_form": form}
     if not form.is_valid():
-        return _render(request, read_card(table), call_form=form, status=400)
-    try:
-        calls.call_td(
+        return _render(request, card, status=400, **errors)
+    data = form.cleaned_data
+    players = {seat.player.pk: seat.player for seat in card.playing}
+
+    def make_call():
+        return calls.call_td(
             table=table,
-            kind=form.cleaned_data["kind"],
-            note=form.cleaned_data["note"],
+            kind=data["kind"],
+            note=data["note"],
+            player=players.get(data["player"]) if named else None,
             actor_label=label(table),
         )
+
+    try:
+        if data["submission_key"] is None:
+            result = make_call()
+        else:
+            result = submit_once(request, data["submission_key"], make_call)
     except ServiceError as error:
         add_service_error(form, error)
-        return _render(request, read_card(table), call_form=form, status=400)
-    messages.success(request, _("The TD has been called to your table."))
+        return _render(request, read_card(table), status=400, **errors)
+    if result is ALREADY_DONE:
+        messages.info(request, _("This call was already made: the TD was called once."))
+    else:
+        messages.success(request, _("The TD has been called to your table."))
     request.revisor_table.refresh_from_db()
     return _after_post(request)

@@ -466,6 +466,11 @@ class TableCall(KeptModel):
     def __str__(self):
         return f"{self.table}: {self.get_kind_display()}"
 
+    @property
+    def penalty_key(self):
+        """The one-time key of the penalty the TD gives from this call: one per call."""
+        return uuid.uuid5(uuid.NAMESPACE_URL, f"ofc-table-call-penalty-{self.pk}")
+
 
 class Penalty(KeptModel):
     """A warning given by the TD; a timeout also costs 10 points, a 2nd warning 25 more."""

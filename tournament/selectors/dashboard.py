@@ -267,7 +267,7 @@ def dashboard(tournament, *, now=None, order="attention"):
         )
         open_calls = (
             TableCall.objects.filter(table__level__tournament=tournament, cleared_at__isnull=True)
-            .select_related("table__level", "table__draw")
+            .select_related("table__level", "table__draw", "player")
             .order_by("called_at", "id")
         )
         calls_by_table = {call.table_id: call for call in open_calls}

@@ -304,6 +304,7 @@ class PublicPlayer:
     position: PublicPosition
     seats: tuple  # his Seats, level by level (table and level loaded)
     penalties: tuple  # his Penalties, in the order given (table and level loaded)
+    table_seats: tuple = ()  # every Seat of his latest table, by position (players loaded)
 
     @property
     def player(self):
@@ -326,13 +327,15 @@ def public_player(tournament, player_id, *, ranking=None):
     player = Player.objects.filter(pk=player_id, tournament=tournament).first()
     if player is None:
         return None
-    seats = tuple(
+    # His seats and those of the players at his tables, in the one query his seats took.
+    at_his_tables = tuple(
         Seat.objects.current()
-        .filter(player=player)
+        .filter(table__seats__player=player, draw__released_at__isnull=False)
         .annotate(alone_in_draw=alone_in_draw())
-        .select_related("table__level")
-        .order_by("table__level__number")
+        .select_related("table__level", "player")
+        .order_by("table__level__number", "position")
     )
+    seats = tuple(seat for seat in at_his_tables if seat.player_id == player.pk)
     penalties = tuple(
         blank_td_words(
             without_td_words(Penalty.objects.filter(player=player))
@@ -348,4 +351,7 @@ def public_player(tournament, player_id, *, ranking=None):
         position=_position(player, standing, seats[-1] if seats else None, tournament),
         seats=seats,
         penalties=penalties,
+        table_seats=tuple(
+            seat for seat in at_his_tables if seats and seat.table_id == seats[-1].table_id
+        ),
     )

@@ -85,6 +85,15 @@ def call_td(*, table, kind, note="", player=None, actor=None, actor_label=""):
     return call
 
 
+def clear_named_call(*, table, call_id, actor):
+    """Clear the table's open call if it is still call `call_id` (the TD gave the penalty it
+    asked for); None when it was cleared meanwhile or another call is open."""
+    call = open_call(instance(table, Table, label=_("The table")))
+    if call is None or call.pk != call_id:
+        return None
+    return clear_call(table=table, actor=actor)
+
+
 @transaction.atomic
 def clear_call(*, table, actor):
     """The TD has dealt with the table's call, at any level: one left open at a closed level

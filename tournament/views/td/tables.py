@@ -396,8 +396,10 @@ def penalty_new(request, tournament_id, table_id):
     if "edit" in request.POST:  # back from the confirmation to change it: nothing lost
         return render_page(request, tournament, table, penalty_form=form)
     player, kind = form.cleaned_data["player"], form.cleaned_data["kind"]
+    call_id = _call_id(request)
     if "confirm" not in request.POST:
-        return _confirm(request, tournament, table, form, selectors.penalty_cost(player, kind))
+        cost = selectors.penalty_cost(player, kind)
+        return _confirm(request, tournament, table, form, cost, call_id=call_id)
     stated = request.POST.get("warning_number")
 
     def give():
@@ -405,12 +407,24 @@ def penalty_new(request, tournament_id, table_id):
         cost = selectors.penalty_cost(player, kind)
         if stated != str(cost.warning_number):
             raise CostChanged(cost)
-        return penalties.give_penalty(actor=request.user, **form.service_kwargs())
+        penalty = penalties.give_penalty(actor=request.user, **form.service_kwargs())
+        if call_id is not None:  # given from the revisor's call: that call is dealt with
+            calls.clear_named_call(table=table, call_id=call_id, actor=request.user)
+        return penalty
 
     try:
         result = submit_once(request, form.cleaned_data["submission_key"], give)
     except CostChanged as changed:
-        return _confirm(request, tournament, table, form, changed.cost, changed=True, status=400)
+        return _confirm(
+            request,
+            tournament,
+            table,
+            form,
+            changed.cost,
+            changed=True,
+            status=400,
+            call_id=call_id,
+        )
     except ServiceError as error:
         add_service_error(form, error)
         return render_page(request, tournament, table, status=400, penalty_form=form)
@@ -435,7 +449,13 @@ def _priced(penalty):
     )
 
 
-def _confirm(request, tournament, table, form, cost, *, changed=False, status=200):
+def _call_id(request):
+    """The revisor's call the penalty is given from (the dashboard's timeout call), or None."""
+    value = request.POST.get("call", "")
+    return int(value) if value.isdigit() and len(value) <= 18 else None
+
+
+def _confirm(request, tournament, table, form, cost, *, changed=False, status=200, call_id=None):
     player = form.cleaned_data["player"]
     seat = next((s for s in table.seats.all() if s.player_id == player.pk), None)
     at_this_table = cost.table is not None and cost.table.pk == table.pk
@@ -451,6 +471,7 @@ def _confirm(request, tournament, table, form, cost, *, changed=False, status=20
         "at_this_table": at_this_table,
         "total_after": seat.total - cost.points if seat is not None else None,
         "changed": changed,
+        "call_id": call_id,
     }
     return render(request, CONFIRM_TEMPLATE, context, status=status)
 

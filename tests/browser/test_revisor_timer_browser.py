@@ -1,0 +1,87 @@
+"""'Time a player' on a 360 px phone (issue 19 §2), run on Playwright's fake clock: the
+count to zero calls the TD for a timeout naming the player, and the TD gives the timeout
+penalty from the dashboard in one step through the confirmation page."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.browser.helpers import td_page, tournament_with
+from tournament.models import Penalty, TableCall
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LONG = "Karl-Erik Lindqvist-Söderström"  # 30 characters
+
+
+@pytest.fixture
+def table(td_user):
+    _, tables = tournament_with(["Anna", LONG, "Cia"], td_user, min_hands=3)
+    return tables[0]
+
+
+def open_card(page, live_server, table):
+    page.clock.install()  # the count runs on the fake clock from here on
+    page.goto(f"{live_server.url}/r/{table.revisor_key}/")
+    page.wait_for_url(re.compile(r".*/r/card/$"))
+
+
+def start_count(page, name):
+    page.get_by_label("Player", exact=True).select_option(label=name)
+    page.get_by_role("button", name="Start the 10-second count").click()
+
+
+def test_the_count_to_zero_calls_the_td_and_the_td_gives_the_penalty_in_one_step(
+    phone_page, live_server, table, chromium_browser
+):
+    page = phone_page
+    open_card(page, live_server, table)
+    # With JavaScript the count replaces the direct call.
+    assert not page.get_by_role("button", name="Call the TD: the player timed out").is_visible()
+    start_count(page, LONG)
+    digits = page.locator("[data-timer-digits]")
+    assert digits.inner_text() == "10"
+    assert page.get_by_text(f"Counting for {LONG}").is_visible()
+    page.clock.run_for(4000)
+    assert digits.inner_text() == "6"
+    # Large enough to read across the table, and no sideways scroll at 360 px.
+    assert digits.bounding_box()["height"] >= 120
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert not TableCall.objects.exists()
+    page.clock.run_for(6500)
+    page.get_by_text(f"The call names {LONG}.").wait_for()
+    call = TableCall.objects.get()
+    assert (call.kind, call.player.name) == ("timeout", LONG)
+
+    with td_page(chromium_browser, live_server, 1280, 800) as td:
+        td.goto(live_server.url + reverse("td:tournament", args=[table.level.tournament_id]))
+        td.get_by_role("button", name=f"Give {LONG} the timeout penalty").click()
+        # The cost first: a 1st warning, a timeout, 10 points (0 - 10 = -10).
+        td.get_by_text("1st warning: 10 points").wait_for()
+        assert td.get_by_text(f"{LONG} goes from 0 to -10.").is_visible()
+        assert not Penalty.objects.exists()
+        td.get_by_role("button", name="Give penalty").click()
+        td.get_by_text(f"Penalty given to {LONG}").wait_for()
+    penalty = Penalty.objects.get()
+    assert (penalty.kind, penalty.points, penalty.player.name) == ("timeout", 10, LONG)
+    call.refresh_from_db()
+    assert call.cleared_at is not None and TableCall.objects.count() == 1
+
+
+def test_acted_in_time_stops_the_count_and_may_still_call_for_a_warning(
+    phone_page, live_server, table
+):
+    page = phone_page
+    open_card(page, live_server, table)
+    start_count(page, "Cia")
+    page.clock.run_for(3000)
+    page.get_by_role("button", name="Acted in time").click()
+    assert not page.locator("[data-timer-digits]").is_visible()
+    page.clock.run_for(10000)  # the stopped count calls nobody
+    assert not TableCall.objects.exists()
+    assert page.get_by_text("Cia acted in time. The TD may still give a warning.").is_visible()
+    page.get_by_role("button", name="Call the TD for a warning").click()
+    page.get_by_text("The call names Cia.").wait_for()
+    call = TableCall.objects.get()
+    assert (call.kind, call.player.name) == ("other", "Cia")

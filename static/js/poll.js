@@ -6,7 +6,8 @@
  * ?rev=<revision>; the server answers 204 No Content when nothing changed
  * (htmx then leaves the page alone) or the fresh fragment, which replaces the
  * region and carries the new revision. A region with data-poll-stop polls no
- * more (nothing can change there any longer). No inline script, no eval: the
+ * more (nothing can change there any longer); one with data-poll-hidden polls
+ * in a hidden tab too. No inline script, no eval: the
  * Content-Security-Policy allows neither.
  */
 (function () {
@@ -30,7 +31,10 @@
 
   function tick(region) {
     if (!due(region)) return;  // replaced by a fresh fragment, or stopped: its timer ends
-    if (document.visibilityState === "visible") fetchFragment(region);
+    // data-poll-hidden: a region that must be heard of in a hidden tab too (td-alerts.js).
+    if (document.visibilityState === "visible" || region.hasAttribute("data-poll-hidden")) {
+      fetchFragment(region);
+    }
     schedule(region);
   }
 

@@ -91,9 +91,50 @@ class Dashboard:
         return bool(self.tables) and all(t.is_over for t in self.tables)
 
     @property
+    def alerts(self):
+        """The open alerts, in the "needs a look" order: calls (those at tables out of play
+        first, the longest waiting), then ties, then silent tables. Nothing is read: a
+        handled one (call cleared, tie settled, hand recorded) is simply no longer here."""
+        found = [
+            Alert(f"call-{call.pk}", "call", call.table, call) for call in self.calls_elsewhere
+        ]
+        rows = sorted(self.tables, key=_dashboard_order)
+        found += [Alert(f"call-{r.call.pk}", "call", r.table, r.call) for r in rows if r.call]
+        found += [
+            Alert(f"tie-{r.table.pk}-{r.hands_played}", "tie", r.table) for r in rows if r.tied
+        ]
+        found += [
+            Alert(
+                f"silent-{r.table.pk}-{int(r.quiet_since.timestamp())}",
+                "silent",
+                r.table,
+                minutes=r.minutes_quiet,
+            )
+            for r in sorted(rows, key=lambda r: (r.quiet_since, r.table.number))
+            if r.silent
+        ]
+        return tuple(found)
+
+    @property
     def hands_done(self):
         """Every table is over or tied for first: closing the level is up to the TD now."""
         return bool(self.tables) and all(t.is_over or t.tied for t in self.tables)
+
+
+@dataclass(frozen=True)
+class Alert:
+    """Something the TD must not miss: a call, a tie to settle, a table gone silent.
+
+    `key` names this very alert, so that the page raises it (a sound, a notification) once,
+    when it is new, and never again for it: a call by its id, a tie by the hand it came
+    at, a silence by the time it began (a table silent again after a hand is a new alert).
+    """
+
+    key: str
+    kind: str  # "call", "tie" or "silent"
+    table: object  # Table, with its level and draw
+    call: object = None  # the TableCall of a "call"
+    minutes: int = 0  # of a "silent": minutes since the last hand (or the draw)
 
 
 ORDERS = ("attention", "number")  # "needs a look" first (the default), or by table number

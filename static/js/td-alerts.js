@@ -1,0 +1,121 @@
+/* Alerts the TD cannot miss (the dashboard's "Alerts": calls, ties, silent tables).
+ *
+ * The polled live region (poll.js, the one polling mechanism) lists the open alerts as
+ * elements with data-alert-key. Here, after every load of the region:
+ * - the page's title starts with their count, "(2) ...", and loses it once none is open;
+ * - each alert new since the last poll beeps (WebAudio) and shows a browser notification,
+ *   only when the TD switched that on (the switch on the dashboard, kept in localStorage;
+ *   nothing plays without it). What was already on the page when it opened is not new.
+ * While the switch is on the live region keeps polling in a hidden tab (data-poll-hidden),
+ * so that a TD on another tab still hears of a call.
+ */
+(function () {
+  "use strict";
+  var STORAGE_KEY = "pofc-td-alerts";
+  var COUNT_PREFIX = /^\(\d+\) /;
+  var seen = null;  // the keys shown at the last look; null before the first
+  var audio = null;
+
+  function switchedOn() {
+    try { return window.localStorage.getItem(STORAGE_KEY) === "on"; } catch (e) { return false; }
+  }
+
+  function remember(on) {
+    try { window.localStorage.setItem(STORAGE_KEY, on ? "on" : "off"); } catch (e) { /* private mode */ }
+  }
+
+  function alerts() {
+    return [].map.call(document.querySelectorAll("[data-alert-key]"), function (item) {
+      var link = item.querySelector("a");
+      return {
+        key: item.dataset.alertKey,
+        text: item.textContent.replace(/\s+/g, " ").trim(),
+        href: link ? link.href : window.location.href
+      };
+    });
+  }
+
+  function showCount(count) {
+    var base = document.title.replace(COUNT_PREFIX, "");
+    document.title = count ? "(" + count + ") " + base : base;
+  }
+
+  function beep() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    if (!audio) audio = new Context();
+    if (audio.state === "suspended" && audio.resume) audio.resume();
+    var tone = audio.createOscillator();
+    var volume = audio.createGain();
+    tone.frequency.value = 880;
+    volume.gain.value = 0.2;
+    tone.connect(volume);
+    volume.connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.3);
+  }
+
+  function notify(alert) {
+    if (!("Notification" in window) || window.Notification.permission !== "granted") return;
+    var shown = new window.Notification(alert.text, { tag: alert.key });
+    shown.onclick = function () {
+      window.focus();
+      window.location.href = alert.href;
+    };
+  }
+
+  function keepPollingWhenHidden() {
+    [].forEach.call(document.querySelectorAll("#live[data-poll-url]"), function (region) {
+      if (switchedOn()) region.setAttribute("data-poll-hidden", "");
+      else region.removeAttribute("data-poll-hidden");
+    });
+  }
+
+  function look() {
+    var open = alerts();
+    showCount(open.length);
+    keepPollingWhenHidden();
+    var fresh = seen === null ? [] : open.filter(function (a) { return seen.indexOf(a.key) < 0; });
+    seen = open.map(function (a) { return a.key; });
+    if (!fresh.length || !switchedOn()) return;
+    beep();
+    fresh.forEach(notify);
+  }
+
+  function showBlocked(panel) {
+    var blocked = panel.querySelector("[data-alert-blocked]");
+    var denied = !("Notification" in window) || window.Notification.permission === "denied";
+    if (blocked) blocked.hidden = !(switchedOn() && denied);
+  }
+
+  function setUpSwitch() {
+    var panel = document.querySelector("[data-alert-switch]");
+    if (!panel) return;
+    var toggle = panel.querySelector("[data-alert-toggle]");
+    toggle.checked = switchedOn();
+    panel.hidden = false;
+    showBlocked(panel);
+    toggle.addEventListener("change", function () {
+      remember(toggle.checked);
+      keepPollingWhenHidden();
+      if (toggle.checked) {
+        // Asked on the click itself: browsers allow the question, and the sound, only then.
+        var Context = window.AudioContext || window.webkitAudioContext;
+        if (Context && !audio) audio = new Context();
+        if ("Notification" in window && window.Notification.permission === "default") {
+          var asked = window.Notification.requestPermission();
+          if (asked && asked.then) asked.then(function () { showBlocked(panel); });
+        }
+      }
+      showBlocked(panel);
+    });
+  }
+
+  function boot() {
+    setUpSwitch();
+    if (window.htmx) window.htmx.onLoad(look);
+    else look();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+  else boot();
+})();

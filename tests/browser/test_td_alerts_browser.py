@@ -1,0 +1,110 @@
+"""Alerts the TD cannot miss (issue 19 §3), as the TD's browser gets them.
+
+The browser's Notification and AudioContext are stand-ins that write down what the page asks
+of them (the notifications it shows, the beeps it starts). With the switch off a new call
+only counts in the page's title; with it on, a new call beeps once and shows one
+notification naming the table and why; a handled one drops from the title.
+"""
+
+import pytest
+
+from tests.browser.helpers import log_in, tournament_with
+from tournament.services import calls
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+STAND_INS = """
+window.__alerts = { notes: [], beeps: 0 };
+function StandInNotification(title, options) {
+  window.__alerts.notes.push({ title: title, tag: (options || {}).tag || "" });
+}
+StandInNotification.permission = "granted";
+StandInNotification.requestPermission = function () { return Promise.resolve("granted"); };
+window.Notification = StandInNotification;
+window.AudioContext = function () {
+  this.state = "running";
+  this.currentTime = 0;
+  this.destination = {};
+  this.resume = function () {};
+  this.createGain = function () { return { gain: {}, connect: function () {} }; };
+  this.createOscillator = function () {
+    return {
+      frequency: {},
+      connect: function () {},
+      start: function () { window.__alerts.beeps += 1; },
+      stop: function () {}
+    };
+  };
+};
+"""
+
+WORDS = {
+    "en": {
+        "switch": "Sound and browser notification for each new alert",
+        "alert": "Table 1 — Call: Dispute",
+        "table": "Table 1",
+    },
+    "sv": {
+        "switch": "Ljud och notis i webbläsaren för varje nytt larm",
+        "alert": "Bord 1 — Tillkallad: Tvist",
+        "table": "Bord 1",
+    },
+}
+
+
+def recorded(page):
+    return page.evaluate("window.__alerts")
+
+
+def title_is(page, expected):
+    page.wait_for_function("(t) => document.title === t", arg=expected, timeout=20_000)
+
+
+@pytest.mark.parametrize("language", ["en", "sv"])
+def test_a_new_call_raises_one_alert_only_when_switched_on(
+    chromium_browser, live_server, td_user, language
+):
+    tournament, tables = tournament_with(["Anna", "Bo", "Cia"], td_user, name="Malmö Open")
+    table = tables[0]
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        context.add_init_script(STAND_INS)
+        page = context.new_page()
+        log_in(page, live_server)
+        context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        page.goto(f"{live_server.url}/td/{tournament.pk}/")
+        title = page.title()
+        assert title.startswith("Malmö Open") and not title.startswith("(")
+        words = WORDS[language]
+        switch = page.get_by_label(words["switch"])
+        assert switch.is_visible() and not switch.is_checked()
+
+        # Switched off: the call counts in the title, and nothing plays.
+        calls.call_td(table=table, kind="dispute")
+        title_is(page, f"(1) {title}")
+        alerts = page.locator("#alerts")
+        assert alerts.get_by_role("link", name=words["table"], exact=True).is_visible()
+        assert recorded(page) == {"notes": [], "beeps": 0}
+        calls.clear_call(table=table, actor=td_user)
+        title_is(page, title)
+
+        # Switched on (kept for the next visit): a new call beeps once and shows one notification.
+        switch.check()
+        page.reload()
+        assert page.get_by_label(words["switch"]).is_checked()
+        calls.call_td(table=table, kind="dispute")
+        title_is(page, f"(1) {title}")
+        got = recorded(page)
+        assert got["beeps"] == 1
+        assert [note["title"] for note in got["notes"]] == [words["alert"]]
+        assert got["notes"][0]["tag"].startswith("call-")
+
+        # Handled: gone from the title, and nothing more plays.
+        calls.clear_call(table=table, actor=td_user)
+        title_is(page, title)
+        assert recorded(page)["beeps"] == 1 and len(recorded(page)["notes"]) == 1
+    finally:
+        context.close()

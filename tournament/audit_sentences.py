@@ -141,6 +141,13 @@ def _station_revisor_access(p):
 
 def _table_call(p):
     values = {"level": p["level"], "table": p["table"], "kind": _call_kind(p["kind"])}
+    if p.get("player"):  # the call names a player (a timeout, or a warning asked for)
+        values["player"] = p["player"]
+        if p["note"]:
+            return _(
+                "Level %(level)s table %(table)s calls the TD about %(player)s: %(kind)s (%(note)s)"
+            ) % {**values, "note": p["note"]}
+        return _("Level %(level)s table %(table)s calls the TD about %(player)s: %(kind)s") % values
     if p["note"]:
         return _("Level %(level)s table %(table)s calls the TD: %(kind)s (%(note)s)") % {
             **values,
@@ -231,6 +238,19 @@ def _penalty_rescind(p):
     }
 
 
+def _announcement_make(p):
+    if p["ends_at"] is None:
+        return _("Announced: %(text)s") % {"text": p["text"]}
+    return _("Announced until %(end)s: %(text)s") % {
+        "text": p["text"],
+        "end": _moment(p["ends_at"]),
+    }
+
+
+def _announcement_withdraw(p):
+    return _("Withdrew the announcement: %(text)s") % {"text": p["text"]}
+
+
 def _draw_release(p):
     return _("Released the seating of level %(level)d (draw %(draw)d)") % {
         "level": p["level"],
@@ -265,6 +285,8 @@ ACTIONS = {
     "tie.settle": Action(gettext_lazy("Tie settled"), _tie_settle),
     "penalty.give": Action(gettext_lazy("Penalty given"), _penalty_give),
     "penalty.rescind": Action(gettext_lazy("Penalty rescinded"), _penalty_rescind),
+    "announcement.make": Action(gettext_lazy("Announcement made"), _announcement_make),
+    "announcement.withdraw": Action(gettext_lazy("Announcement withdrawn"), _announcement_withdraw),
 }
 
 # The params that hold a player's name, for the log's filter by player.

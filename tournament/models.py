@@ -641,3 +641,32 @@ class RevisorStation(KeptModel):
 
     def __str__(self):
         return f"Station {self.number}"
+
+
+class Announcement(KeptModel):
+    """A short message from the TD to the room, shown as a banner on the players' pages
+    and the projector views until its end time passes or the TD withdraws it. The latest
+    one standing is the one shown: a new one replaces it (services.announcements)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="announcements"
+    )
+    text = models.CharField(max_length=200)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tournament_id", "created_at", "id"]
+        indexes = [
+            models.Index(fields=["tournament", "withdrawn_at"], name="announcement_tournament_open")
+        ]
+
+    def __str__(self):
+        return self.text

@@ -13,6 +13,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.selectors.announcements import announcement_of, with_announcement
 from tournament.selectors.core import alone_in_draw, standings
 from tournament.selectors.td_words import blank_td_words, without_td_words
 
@@ -34,17 +35,19 @@ def _open_tables_revision():
 
 
 def public_tournament(tournament_id):
-    """The tournament with its champion and its revision token (`.token`, the same as
-    `revision_token`), read together in 1 query: the token is never newer than what the
-    page then reads. None when there is no such tournament."""
+    """The tournament with its champion, its revision token (`.token`, the same as
+    `revision_token`) and its standing announcement (`.announcement`), read together in 1
+    query: the token is never newer than what the page then reads. None when there is no
+    such tournament."""
     tournament = (
-        Tournament.objects.select_related("champion")
+        with_announcement(Tournament.objects.select_related("champion"))
         .annotate(open_tables_revision=Coalesce(Subquery(_open_tables_revision()), 0))
         .filter(pk=tournament_id)
         .first()
     )
     if tournament is not None:
         tournament.token = f"{tournament.revision}.{tournament.open_tables_revision}"
+        announcement_of(tournament)
     return tournament
 
 

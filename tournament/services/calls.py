@@ -68,19 +68,17 @@ def call_td(*, table, kind, note="", player=None, actor=None, actor_label=""):
     except IntegrityError:  # another device called at the same instant
         return open_call(table)
     _bump(table)
+    params = {"level": table.level.number, "table": table.number, "kind": kind, "note": note}
+    after = {"kind": kind, "note": note}
+    if player is not None:  # a call naming nobody reads as it always has
+        params["player"], after["player"] = player.name, player.pk
     audit.record(
         tournament=table.level.tournament,
         actor=actor,
         actor_label=actor_label,
         action="table.call",
-        params={
-            "level": table.level.number,
-            "table": table.number,
-            "kind": kind,
-            "note": note,
-            "player": player.name if player else "",
-        },
-        after={"kind": kind, "note": note, "player": player.pk if player else None},
+        params=params,
+        after=after,
     )
     return call
 

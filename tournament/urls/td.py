@@ -4,6 +4,7 @@ from django.urls import path
 
 from tournament.views.td import (
     access,
+    announcements,
     audit,
     dashboard,
     draws,
@@ -39,6 +40,13 @@ urlpatterns = [
     # dashboard.py: the live dashboard of the current level and its polled region
     path(T, dashboard.tournament, name="tournament"),
     path(T + "live/", dashboard.live, name="live"),
+    # announcements.py: the TD's message to the room, and withdrawing it
+    path(T + "announcement/", announcements.announcement, name="announcement"),
+    path(
+        T + "announcement/withdraw/",
+        announcements.announcement_withdraw,
+        name="announcement_withdraw",
+    ),
     # tables.py: score card, hand entry, corrections, penalties, ties, calls
     path(TABLE, tables.table, name="table"),
     path(TABLE + "hands/new/", tables.hand_new, name="hand_new"),

@@ -51,6 +51,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     reader's language when shown), and every action the log can put into words is made."""
     from tournament.audit_sentences import ACTIONS
     from tournament.services import (
+        announcements,
         backup,
         calls,
         draws,
@@ -88,6 +89,8 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         hand=table.hands.get(), actor=td_user, reason="typo", points={0: 2, 1: 2, 2: -4}
     )
     hands.settle_tie(table=table, actor=td_user, winner=anna, reason="high card")
+    announcements.announce(tournament=tournament, actor=td_user, text="Final at 14:00")
+    announcements.withdraw_announcement(tournament=tournament, actor=td_user)
     draws.advance(tournament=tournament, actor=td_user)
     data = backup.export_tournament(tournament)
     data["settings"]["name"] = "Copy"
@@ -141,6 +144,8 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
             {"level": 1, "table": 1, "hand": 1, "version": 2, "reason": "typo"},
         ),
         ("tie.settle", {"level": 1, "table": 1, "winner": "Anna", "reason": "high card"}),
+        ("announcement.make", {"text": "Final at 14:00", "ends_at": None}),
+        ("announcement.withdraw", {"text": "Final at 14:00"}),
         ("tournament.finish", {"champion": "Anna"}),
     ]
     imported = AuditEntry.objects.filter(tournament=copy).latest("id")

@@ -4,10 +4,16 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from tournament.models import Table, Tournament
+from tournament.selectors.announcements import announcement_of, with_announcement
 
 
 def get_tournament(tournament_id):
-    return get_object_or_404(Tournament.objects.select_related("champion"), pk=tournament_id)
+    # With its standing announcement (`.announcement`) in the same query: the projectors show it.
+    tournament = get_object_or_404(
+        with_announcement(Tournament.objects.select_related("champion")), pk=tournament_id
+    )
+    announcement_of(tournament)
+    return tournament
 
 
 def get_table(tournament, table_id):

@@ -1,0 +1,45 @@
+"""The announcement a page shows, read in the same query as its tournament."""
+
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Q, Subquery
+from django.db.models.functions import Now
+
+from tournament.models import Announcement
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The banner: the TD's text and when it ends (None: until withdrawn)."""
+
+    text: str
+    ends_at: object
+
+
+def _standing(field):
+    """One field of the tournament's standing announcement, as a subquery: the latest one
+    not withdrawn whose end time is still to come (services.announcements.standing)."""
+    return Subquery(
+        Announcement.objects.filter(tournament_id=OuterRef("pk"), withdrawn_at__isnull=True)
+        .filter(Q(ends_at__isnull=True) | Q(ends_at__gt=Now()))
+        .order_by("-created_at", "-id")
+        .values(field)[:1]
+    )
+
+
+def with_announcement(queryset):
+    """Tournaments with their standing announcement's text and end (no query more): set
+    `.announcement` from them with `announcement_of`."""
+    return queryset.annotate(
+        announcement_text=_standing("text"), announcement_ends_at=_standing("ends_at")
+    )
+
+
+def announcement_of(tournament):
+    """The `Shown` banner of a tournament read `with_announcement`, or None; kept on it as
+    `.announcement`, which the templates read."""
+    text = getattr(tournament, "announcement_text", None)
+    tournament.announcement = (
+        Shown(text, tournament.announcement_ends_at) if text is not None else None
+    )
+    return tournament.announcement

@@ -1,0 +1,99 @@
+"""The TD's announcements to the room: a short message with an optional end time, shown as
+a banner on the players' pages and the projector views until it ends or is withdrawn.
+
+One stands at a time: announcing replaces the one standing (it is withdrawn by the same
+change). Each change bumps the tournament's revision, so every polled page shows it at its
+next poll; an end time passing changes nothing here (the pages hide it by the clock).
+"""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import Announcement, Tournament
+from tournament.names import check_shown
+from tournament.services import audit
+from tournament.services.errors import InvalidEntry, NotAllowed
+from tournament.services.locking import lock_tournament, touch_tournament
+from tournament.validation import clean_text, instance
+
+TEXT_LENGTH = Announcement._meta.get_field("text").max_length
+
+
+def standing(tournament, now=None):
+    """The tournament's announcement shown now, or None: the latest not withdrawn whose end
+    time (if any) is still to come."""
+    now = now or timezone.now()
+    return (
+        Announcement.objects.filter(tournament=tournament, withdrawn_at__isnull=True)
+        .exclude(ends_at__lte=now)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
+def _iso(moment):
+    return moment.isoformat() if moment is not None else None
+
+
+def _withdraw(announcement, actor, now):
+    announcement.withdrawn_at = now
+    announcement.withdrawn_by = audit.actor_or_none(actor)
+    announcement.save(update_fields=["withdrawn_at", "withdrawn_by"])
+
+
+@transaction.atomic
+def announce(*, tournament, actor, text, ends_at=None):
+    """Show `text` to the room until `ends_at` (None: until withdrawn); replaces the one
+    standing. Refused for a finished tournament, an end time not in the future, and text
+    that is empty, too long, invisible or turns its direction."""
+    tournament = lock_tournament(instance(tournament, Tournament, label=_("The tournament")))
+    label = _("The announcement")
+    text = check_shown(clean_text(text, label=label, max_length=TEXT_LENGTH), label=label)
+    now = timezone.now()
+    if ends_at is not None:
+        if timezone.is_naive(ends_at):
+            raise InvalidEntry(_("The end time must name its time zone."))
+        if ends_at <= now:
+            raise InvalidEntry(_("The end time has passed already: choose a later time."))
+    if tournament.finished_at is not None:
+        raise NotAllowed(_("The tournament is finished: there is no room to announce to."))
+    replaced = standing(tournament, now)
+    if replaced is not None:
+        _withdraw(replaced, actor, now)
+    announcement = Announcement.objects.create(
+        tournament=tournament,
+        text=text,
+        ends_at=ends_at,
+        created_by=audit.actor_or_none(actor),
+    )
+    touch_tournament(tournament)
+    audit.record(
+        tournament=tournament,
+        actor=actor,
+        action="announcement.make",
+        params={"text": text, "ends_at": _iso(ends_at)},
+        before={"text": replaced.text} if replaced is not None else None,
+        after={"text": text, "ends_at": _iso(ends_at)},
+    )
+    return announcement
+
+
+@transaction.atomic
+def withdraw_announcement(*, tournament, actor):
+    """Take the standing announcement down now."""
+    tournament = lock_tournament(instance(tournament, Tournament, label=_("The tournament")))
+    now = timezone.now()
+    announcement = standing(tournament, now)
+    if announcement is None:
+        raise NotAllowed(_("There is no announcement to withdraw: it has ended or was withdrawn already."))
+    _withdraw(announcement, actor, now)
+    touch_tournament(tournament)
+    audit.record(
+        tournament=tournament,
+        actor=actor,
+        action="announcement.withdraw",
+        params={"text": announcement.text},
+        before={"text": announcement.text, "ends_at": _iso(announcement.ends_at)},
+    )
+    return announcement

@@ -188,6 +188,7 @@ class TournamentSettingsForm(forms.ModelForm):
             "fantasyland_repeat",
             "button_stays_in_fantasyland",
             "table_confirms_points",
+            "release_draws_at_once",
         ]
 
     def __init__(self, *args, **kwargs):

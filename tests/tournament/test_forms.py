@@ -88,6 +88,7 @@ def test_settings_form_cleans_the_name_and_gives_the_service_values(td_user):
         "fantasyland_repeat": "unlimited",
         "button_stays_in_fantasyland": True,
         "table_confirms_points": False,
+        "release_draws_at_once": False,  # an unticked box, as the form sends it
     }
     tournament = registration.create_tournament(actor=td_user, **form.values())
     assert (tournament.name, tournament.button_stays_in_fantasyland) == ("SM 2026", True)

@@ -162,7 +162,9 @@ def standings(tournament):
     last_seat = {}
     for values in (
         Seat.objects.current()
-        .filter(table__level__tournament=tournament)
+        # An unreleased draw (issue 19 §5) counts from its release: the players see where
+        # they stand, not the seating the TD still keeps to himself.
+        .filter(table__level__tournament=tournament, draw__released_at__isnull=False)
         .order_by("table__level__number")
         .values_list(*_LAST_SEAT_LOOKUPS)
     ):

@@ -202,12 +202,22 @@ def public_level(tournament, number=None):
     one. Rows are read as plain values, not model instances: a level of 300 players is
     read and laid out in a few milliseconds.
     """
-    levels = tuple(Level.objects.filter(tournament=tournament).order_by("number"))
+    # A level whose current draw the TD has not released is not shown yet (issue 19 §5):
+    # the players see the level before it until the release.
+    levels = tuple(
+        Level.objects.filter(
+            tournament=tournament,
+            draws__superseded_at__isnull=True,
+            draws__released_at__isnull=False,
+        ).order_by("number")
+    )
     level = next((lv for lv in levels if lv.number == number), levels[-1] if levels else None)
     if level is None:
         return PublicLevel(levels=levels, level=None, tables=())
     rows = (
-        Seat.objects.filter(draw__level=level, draw__superseded_at__isnull=True)
+        Seat.objects.filter(
+            draw__level=level, draw__superseded_at__isnull=True, draw__released_at__isnull=False
+        )
         .order_by("table__number", "position")
         .values_list(*_PUBLIC_SEAT_FIELDS)
     )
@@ -261,11 +271,11 @@ def _position(player, standing, seat, tournament):
 
 
 def _latest_seats(player_ids):
-    """Each player's seat in the latest level of a current draw: 1 query."""
+    """Each player's seat in the latest level of a current, released draw: 1 query."""
     latest = {}
     for seat in (
         Seat.objects.current()
-        .filter(player_id__in=player_ids)
+        .filter(player_id__in=player_ids, draw__released_at__isnull=False)
         .select_related("table__level")
         .order_by("table__level__number")
     ):

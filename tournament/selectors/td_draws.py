@@ -59,7 +59,7 @@ def level_seating(level):
     seats = (
         Seat.objects.current()
         .filter(draw__level=level)
-        .select_related("player", "table")
+        .select_related("player", "table", "draw")
         .order_by("table__number", "position")
     )
     return sorted(seats, key=lambda seat: swedish_sort_key(seat.player.name))

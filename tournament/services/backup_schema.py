@@ -595,9 +595,10 @@ def schema():
                     "fantasyland_repeat": Choice(Tournament, "fantasyland_repeat"),
                     "button_stays_in_fantasyland": Bool(),
                     "table_confirms_points": Bool(),
+                    "release_draws_at_once": Bool(),
                 },
-                # Backups written before the setting existed: off, as it was then.
-                optional=("table_confirms_points",),
+                # Backups written before the setting existed: as it was then.
+                optional=("table_confirms_points", "release_draws_at_once"),
             ),
             "created_at": Time(),
             "created_by": user,

@@ -30,6 +30,7 @@ SETTINGS = (
     "fantasyland_repeat",
     "button_stays_in_fantasyland",
     "table_confirms_points",
+    "release_draws_at_once",
 )
 
 
@@ -77,7 +78,7 @@ def _validate(values):
     for field, choices in CHOICES.items():
         if field in values:
             clean[field] = clean_choice(values[field], label=_label(field), choices=choices)
-    for field in ("button_stays_in_fantasyland", "table_confirms_points"):
+    for field in ("button_stays_in_fantasyland", "table_confirms_points", "release_draws_at_once"):
         if field in values:
             clean[field] = clean_bool(values[field], label=_label(field))
     return clean

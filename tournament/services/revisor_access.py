@@ -45,6 +45,14 @@ def table_in_play(**lookup):
     )
 
 
+def not_released_message(table):
+    """What a revisor is told at a table the TD has not released yet (issue 19 §5)."""
+    return _(
+        "The seating of level %(level)d is not released yet: table %(table)d's card opens "
+        "once the TD releases it. Try again then."
+    ) % {"level": table.level.number, "table": table.number}
+
+
 def _paused_until(attempts, ceiling, now):
     """When fewer than `ceiling` different wrong codes are left in the window, or None."""
     lasts = sorted(
@@ -133,6 +141,8 @@ def table_for_code(*, code, device, client):
             return station
         RevisorCodeAttempt.objects.create(client=client, device=device, code=code)
         raise InvalidEntry(_("No table in play has this code. Check the card and try again."))
+    if table.draw.released_at is None:
+        raise InvalidEntry(not_released_message(table))
     return table
 
 

@@ -16,19 +16,30 @@ from tournament.services.revisor_access import unused_revisor_code
 from tournament.validation import instance, saved
 
 
+def _station_tables(station):
+    return Table.objects.filter(
+        level__tournament_id=station.tournament_id,
+        level__closed_at__isnull=True,
+        draw__superseded_at__isnull=True,
+        number=station.number,
+    )
+
+
 def station_table(station):
-    """The table numbered like `station` in the current draw of the open level, or None
-    (one indexed query; nothing kept in the process)."""
+    """The table numbered like `station` in the current, released draw of the open level,
+    or None (one indexed query; nothing kept in the process)."""
     return (
-        Table.objects.select_related("level__tournament", "draw", "winner")
-        .filter(
-            level__tournament_id=station.tournament_id,
-            level__closed_at__isnull=True,
-            draw__superseded_at__isnull=True,
-            number=station.number,
-        )
+        _station_tables(station)
+        .filter(draw__released_at__isnull=False)
+        .select_related("level__tournament", "draw", "winner")
         .first()
     )
+
+
+def station_held(station):
+    """The level in play has a table with the station's number that the TD has not
+    released yet (issue 19 §5): the station's device waits for the release."""
+    return _station_tables(station).filter(draw__released_at__isnull=True).exists()
 
 
 def station_numbers_wanted(tournament):

@@ -32,6 +32,7 @@ urlpatterns = [
     path(T + "draw/", draws.draw, name="draw"),
     path(T + "levels/<dbid:level>/", draws.level, name="level"),
     path(T + "levels/<dbid:level>/redraw/", draws.redraw, name="redraw"),
+    path(T + "levels/<dbid:level>/release/", draws.release, name="release"),
     path(T + "levels/<dbid:level>/projector/", draws.level_projector, name="level_projector"),
     path(T + "levels/<dbid:level>/print/", draws.level_print, name="level_print"),
     path(T + "advance/", draws.advance, name="advance"),

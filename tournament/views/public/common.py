@@ -114,7 +114,8 @@ def get_table(tournament, table_id):
         ),
         ("draw", "Draw"),
     ).first()
-    if table is None:
+    if table is None or table.draw.released_at is None:
+        # An unreleased table is not there for the room yet (issue 19 §5).
         raise Http404("No such table in this tournament.")
     blank_td_words([table.draw])
     table.level.tournament = tournament

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from config.security import client_ip
 from tournament.models import REVISOR_CODE_ALPHABET, RevisorStation
 from tournament.services import InvalidEntry, revisor_access
+from tournament.services.revisor_stations import station_held
 from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.revisor.binding import (
     bind,
@@ -90,6 +91,9 @@ def link(request, key):
             ),
         )
         return redirect("revisor:code")
+    if table.draw.released_at is None:
+        messages.error(request, revisor_access.not_released_message(table))
+        return redirect("revisor:code")
     bind(request, table)
     return redirect("revisor:card")
 
@@ -125,6 +129,8 @@ def station_waiting(request):
         poll = unchanged(request, token)
         if poll is not None:
             return poll
+    # Only for the page itself: an unchanged poll stays as cheap as before.
+    held = not finished and station_held(station)
     return vary_on_htmx(
         render(
             request,
@@ -132,6 +138,7 @@ def station_waiting(request):
             {
                 "station": station,
                 "finished": finished,
+                "held": held,
                 "token": token,
                 "poll_url": reverse("revisor:station_waiting"),
             },

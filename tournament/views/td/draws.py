@@ -38,6 +38,10 @@ class RedrawLevelForm(RedrawForm, OnceForm):
     """Redo a level's draw, with a reason: `draws.redraw_level(**form.service_kwargs())`."""
 
 
+class ReleaseForm(OnceForm):
+    """Show a held draw to the room: nothing to type, only the one-time key."""
+
+
 class AdvanceForm(OnceForm):
     """Close the current level and draw the next: the one-time key, and the level the
     confirmation page showed (so that a page left open never closes the next level)."""
@@ -117,7 +121,7 @@ def draw(request, tournament_id):
 # ---------------------------------------------------------------- a level and its redraws
 
 
-def _render_level(request, tournament, level, form, status=200):
+def _render_level(request, tournament, level, form, status=200, release_form=None):
     draws_of_level = selectors.level_draws(level)
     current, superseded = draws_of_level[0], draws_of_level[1:]
     # Who replaced a superseded draw, when and why, is on the draw that replaced it.
@@ -143,6 +147,7 @@ def _render_level(request, tournament, level, form, status=200):
             "started": started,
             "form": form,
             "can_advance": can_advance,
+            "release_form": release_form or ReleaseForm(),
         },
         status=status,
     )
@@ -190,6 +195,37 @@ def redraw(request, tournament_id, level):
     return _render_level(request, tournament, level, form, status=400)
 
 
+@td_required
+@require_http_methods(["GET", "POST"])
+def release(request, tournament_id, level):
+    """Show a held draw to the players, the big screen and the revisors (issue 19 §5)."""
+    tournament = get_tournament(tournament_id)
+    level = _level(tournament, level)
+    if request.method == "GET":
+        return redirect("td:level", tournament.pk, level.number)
+    form = ReleaseForm(request.POST)
+    if form.is_valid():
+        key = form.cleaned_data["submission_key"]
+        try:
+            done = submit_once(
+                request, key, lambda: draws.release_draw(level=level, actor=request.user)
+            )
+        except ServiceError as error:
+            add_service_error(form, error)
+        else:
+            if done is not ALREADY_DONE:
+                messages.success(
+                    request,
+                    _("The seating of level %(level)d is released: the room sees it now.")
+                    % {"level": level.number},
+                )
+            return redirect("td:level", tournament.pk, level.number)
+    _stale_key_message(form)
+    return _render_level(
+        request, tournament, level, RedrawLevelForm(), status=400, release_form=form
+    )
+
+
 # ---------------------------------------------------------------- projector and print
 
 
@@ -206,6 +242,10 @@ def level_projector(request, tournament_id, level):
     tournament = get_tournament(tournament_id)
     level = _level(tournament, level)
     seats = selectors.level_seating(level)
+    # The projector is the room's: a draw the TD has not released shows no seat (§5).
+    held = bool(seats) and seats[0].draw.released_at is None
+    if held:
+        seats = []
     tables = {seat.table_id: seat.table for seat in seats}
     started = any(table.hands_played for table in tables.values())
     template = TEMPLATES + "level_projector.html"
@@ -219,6 +259,7 @@ def level_projector(request, tournament_id, level):
             "level": level,
             "seats": seats,
             "table_count": len(tables),
+            "held": held,
             "size": _list_size(len(seats)),
             "rev": token,
             "poll_seconds": POLL_SECONDS,

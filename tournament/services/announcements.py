@@ -86,7 +86,9 @@ def withdraw_announcement(*, tournament, actor):
     now = timezone.now()
     announcement = standing(tournament, now)
     if announcement is None:
-        raise NotAllowed(_("There is no announcement to withdraw: it has ended or was withdrawn already."))
+        raise NotAllowed(
+            _("There is no announcement to withdraw: it has ended or was withdrawn already.")
+        )
     _withdraw(announcement, actor, now)
     touch_tournament(tournament)
     audit.record(

@@ -108,3 +108,43 @@ def test_a_new_call_raises_one_alert_only_when_switched_on(
         assert recorded(page)["beeps"] == 1 and len(recorded(page)["notes"]) == 1
     finally:
         context.close()
+
+
+HIDDEN_TAB = """
+window.__hidden = false;
+Object.defineProperty(document, "visibilityState", {
+  configurable: true,
+  get: function () { return window.__hidden ? "hidden" : "visible"; }
+});
+"""
+
+
+def test_switched_on_a_hidden_tab_still_hears_of_a_call_on_a_phone(
+    chromium_browser, live_server, td_user
+):
+    """On a 360 px phone with long names: the alert fits, the switch is easy to hit, and with
+    the switch on the dashboard keeps polling in a hidden tab (else a TD reading another tab
+    would never hear of the call)."""
+    names = ["Karl-Erik Lindqvist-Söderström", "Anna-Karin Bergström-Öhman", "Bo Ek"]
+    tournament, tables = tournament_with(names, td_user, name="Malmö Open")
+    context = chromium_browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    try:
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        context.add_init_script(STAND_INS + HIDDEN_TAB)
+        page = context.new_page()
+        log_in(page, live_server)
+        page.goto(f"{live_server.url}/td/{tournament.pk}/")
+        label = page.locator("label", has_text=WORDS["en"]["switch"])
+        assert label.bounding_box()["height"] >= 44
+        page.get_by_label(WORDS["en"]["switch"]).check()
+
+        page.evaluate("window.__hidden = true")
+        calls.call_td(table=tables[0], kind="dispute")
+        page.wait_for_function("() => window.__alerts.notes.length === 1", timeout=20_000)
+        assert [n["title"] for n in recorded(page)["notes"]] == ["Table 1 — Call: Dispute"]
+
+        page.evaluate("window.__hidden = false")
+        assert page.locator("#alerts").is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()

@@ -369,7 +369,9 @@ def score_card(table, *, public=False):
             .order_by("created_at", "id")
         )
     )
-    open_call = read(TableCall.objects.filter(table=table, cleared_at__isnull=True)).first()
+    open_call = read(
+        TableCall.objects.filter(table=table, cleared_at__isnull=True).select_related("player")
+    ).first()
     hide([open_call])
 
     by_hand = {}

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from tests.tournament.conftest import play_named, single_table, totals
 from tournament.models import Penalty, Player, TableCall
-from tournament.services import calls
+from tournament.services import calls, draws
 
 pytestmark = pytest.mark.django_db
 
@@ -121,3 +121,20 @@ def test_the_dashboard_offer_speaks_swedish(td_client, timed):
             ).content.decode()
         )
     assert "Gäller Bo" in page and "Ge Bo timeout-straffet" in page
+
+
+def test_the_table_page_names_the_player_and_offers_the_penalty_too(td_client, timed):
+    tournament, table, _ = timed
+    page = td_client.get(reverse("td:table", args=[tournament.pk, table.pk])).content.decode()
+    assert "Names Bo" in text(page) and "Give Bo the timeout penalty" in text(page)
+
+
+def test_no_timeout_penalty_is_offered_at_a_table_out_of_play(td_client, make_tournament, td_user):
+    tournament = make_tournament(["Anna", "Bo", "Cia"], min_hands=3)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="first")
+    old = level.tables.get()
+    bo = Player.objects.get(tournament=tournament, name="Bo")
+    calls.call_td(table=old, kind="timeout", player=bo)
+    draws.redraw_level(level=level, actor=td_user, reason="Seated wrongly", seed="second")
+    page = text(td_client.get(reverse("td:table", args=[tournament.pk, old.pk])).content.decode())
+    assert "Names Bo" in page and "Give Bo the timeout penalty" not in page

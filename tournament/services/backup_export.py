@@ -201,6 +201,7 @@ def export_tournament(tournament):
                         "created_by": _user(draw.created_by),
                         "superseded_at": _time(draw.superseded_at),
                         "reason": draw.reason,
+                        "held": draw.released_at is None,
                         "tables": [_table(table) for table in draw.tables.all()],
                     }
                     for draw in level.draws.all()

@@ -127,8 +127,9 @@ class _Writer:
                 created_by=self.user(draw_item["created_by"]),
                 superseded_at=draw_item["superseded_at"],
                 reason=draw_item["reason"],
-                # Backups keep no release: a restored draw is shown, as every draw was before.
-                released_at=draw_item["created_at"],
+                # A draw the TD had not released stays his; the release's moment is not
+                # kept, only that it was shown (from its making, as every draw before).
+                released_at=None if draw_item["held"] else draw_item["created_at"],
             )
             self.stamp(draw, "created_at", draw_item["created_at"])
             for table_item in draw_item["tables"]:

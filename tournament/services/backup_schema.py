@@ -531,8 +531,11 @@ def schema():
             "created_by": user,
             "superseded_at": Time(null=True),
             "reason": Text(Draw, "reason"),
+            "held": Bool(),
             "tables": ListOf(table),
-        }
+        },
+        # Backups written before draws were released: every draw was shown when made.
+        optional=("held",),
     )
     level = Obj(
         {

@@ -76,3 +76,30 @@ def test_the_next_level_of_a_held_tournament_is_held(make_tournament, td_user):
     tournament = level.tournament
     nxt = draws.advance(tournament=tournament, actor=td_user)
     assert nxt.number == 2 and Draw.objects.get(level=nxt).released_at is None
+
+
+def test_a_backup_keeps_a_held_draw_held_and_the_setting(make_tournament, td_user):
+    import json
+
+    from tournament.services.backup import export_tournament, import_tournament
+
+    tournament = held(make_tournament)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="one")
+    draws.release_draw(level=level, actor=td_user)
+    draws.redraw_level(level=level, actor=td_user, reason="Wrong list", seed="two")
+    data = json.loads(json.dumps(export_tournament(tournament)))
+    assert data["settings"]["release_draws_at_once"] is False
+    assert [d["held"] for d in data["levels"][0]["draws"]] == [False, True]
+    data["settings"]["name"] = "Copy"
+    copy = import_tournament(data, actor=td_user)
+    assert copy.release_draws_at_once is False
+    old, new = Draw.objects.filter(level__tournament=copy).order_by("number")
+    assert old.released_at == old.created_at and new.released_at is None
+    # A file written before releases existed: every draw shown, each draw released at once.
+    for draw in data["levels"][0]["draws"]:
+        del draw["held"]
+    del data["settings"]["release_draws_at_once"]
+    data["settings"]["name"] = "Older"
+    older = import_tournament(data, actor=td_user)
+    assert older.release_draws_at_once is True
+    assert not Draw.objects.filter(level__tournament=older, released_at__isnull=True).exists()

@@ -1,19 +1,25 @@
-/* Alerts the TD cannot miss (the dashboard's "Alerts": calls, ties, silent tables).
+/* Alerts the TD cannot miss (issue 19 §3): calls, ties, silent tables, on every TD page of a
+ * tournament (the dashboard's live region, the alerts bar of the others).
  *
- * The polled live region (poll.js, the one polling mechanism) lists the open alerts as
- * elements with data-alert-key. Here, after every load of the region:
+ * A polled region (poll.js, the one polling mechanism) with data-alert-region lists the open
+ * alerts as elements with data-alert-key. Here, after every load of such a region:
  * - the page's title starts with their count, "(2) ...", and loses it once none is open;
- * - each alert new since the last poll beeps (WebAudio) and shows a browser notification,
+ * - each alert new since the TD last looked beeps (WebAudio) and shows a browser notification,
  *   only when the TD switched that on (the switch on the dashboard, kept in localStorage;
- *   nothing plays without it). What was already on the page when it opened is not new.
- * While the switch is on the live region keeps polling in a hidden tab (data-poll-hidden),
- * so that a TD on another tab still hears of a call.
+ *   nothing plays without it); a notification closes once its alert is handled.
+ * "Last looked" is kept in this tab (sessionStorage), per tournament: going from the
+ * dashboard to a table's page raises nothing again, and a call made in between is raised on
+ * the page the TD is on. What a tab shows when it first opens is not new.
+ * While the switch is on, the region keeps polling in a hidden tab (data-poll-hidden), so that
+ * a TD on another tab still hears of a call.
  */
 (function () {
   "use strict";
   var STORAGE_KEY = "pofc-td-alerts";
   var COUNT_PREFIX = /^\(\d+\) /;
+  var SEEN_KEY = "pofc-td-alerts-seen-";
   var seen = null;  // the keys shown at the last look; null before the first
+  var shown = {};  // key -> the Notification shown for it, closed once the alert is handled
   var audio = null;
 
   function switchedOn() {
@@ -22,6 +28,21 @@
 
   function remember(on) {
     try { window.localStorage.setItem(STORAGE_KEY, on ? "on" : "off"); } catch (e) { /* private mode */ }
+  }
+
+  function region() {
+    return document.querySelector("[data-alert-region]");
+  }
+
+  function seenBefore(scope) {
+    try {
+      var kept = window.sessionStorage.getItem(SEEN_KEY + scope);
+      return kept === null ? null : JSON.parse(kept);
+    } catch (e) { return null; }
+  }
+
+  function keepSeen(scope, keys) {
+    try { window.sessionStorage.setItem(SEEN_KEY + scope, JSON.stringify(keys)); } catch (e) { /* private mode */ }
   }
 
   function alerts() {
@@ -57,26 +78,43 @@
 
   function notify(alert) {
     if (!("Notification" in window) || window.Notification.permission !== "granted") return;
-    var shown = new window.Notification(alert.text, { tag: alert.key });
-    shown.onclick = function () {
+    var note = new window.Notification(alert.text, { tag: alert.key });
+    note.onclick = function () {
       window.focus();
       window.location.href = alert.href;
     };
+    shown[alert.key] = note;
+  }
+
+  function closeHandled(keys) {
+    Object.keys(shown).forEach(function (key) {
+      if (keys.indexOf(key) >= 0) return;
+      if (shown[key].close) shown[key].close();
+      delete shown[key];
+    });
   }
 
   function keepPollingWhenHidden() {
-    [].forEach.call(document.querySelectorAll("#live[data-poll-url]"), function (region) {
+    [].forEach.call(document.querySelectorAll("[data-alert-region][data-poll-url]"), function (region) {
       if (switchedOn()) region.setAttribute("data-poll-hidden", "");
       else region.removeAttribute("data-poll-hidden");
     });
   }
 
   function look() {
+    var where = region();
+    // No region (a page without alerts), or the bar not filled yet: nothing to count.
+    if (!where || where.hasAttribute("data-alerts-pending")) return;
+    var scope = where.dataset.alertRegion;
     var open = alerts();
+    var keys = open.map(function (a) { return a.key; });
     showCount(open.length);
     keepPollingWhenHidden();
-    var fresh = seen === null ? [] : open.filter(function (a) { return seen.indexOf(a.key) < 0; });
-    seen = open.map(function (a) { return a.key; });
+    if (seen === null) seen = seenBefore(scope) || keys;
+    var fresh = open.filter(function (a) { return seen.indexOf(a.key) < 0; });
+    seen = keys;
+    keepSeen(scope, keys);
+    closeHandled(keys);
     if (!fresh.length || !switchedOn()) return;
     beep();
     fresh.forEach(notify);

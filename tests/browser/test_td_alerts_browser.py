@@ -148,3 +148,51 @@ def test_switched_on_a_hidden_tab_still_hears_of_a_call_on_a_phone(
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
+
+
+def test_every_td_page_counts_and_raises_alerts_and_moving_between_pages_raises_none_again(
+    chromium_browser, live_server, td_user
+):
+    """The TD's open pages: the players' page and a table's page carry the alerts too.
+    An alert already raised on the dashboard is not raised again on the next page; a call made
+    while the TD reads the players' page beeps there, and is gone once cleared."""
+    tournament, tables = tournament_with(["Anna", "Bo", "Cia"], td_user, name="Malmö Open")
+    table = tables[0]
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        context.add_init_script(STAND_INS)
+        page = context.new_page()
+        log_in(page, live_server)
+        page.goto(f"{live_server.url}/td/{tournament.pk}/")
+        page.get_by_label(WORDS["en"]["switch"]).check()
+        calls.call_td(table=table, kind="dispute")
+        page.wait_for_function("() => window.__alerts.beeps === 1", timeout=20_000)
+
+        # The players' page: the same alert, in the bar at the top, counted, not raised again.
+        page.goto(f"{live_server.url}/td/{tournament.pk}/players/")
+        bar = page.locator("#td-alerts")
+        bar.get_by_role("link", name="Table 1", exact=True).wait_for(timeout=10_000)
+        assert bar.get_by_role("heading").inner_text() == "1 alert"
+        page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=10_000)
+        assert recorded(page) == {"notes": [], "beeps": 0}  # a fresh page: nothing replayed
+
+        # Handled elsewhere: gone from the bar and the title at the next poll.
+        calls.clear_call(table=table, actor=td_user)
+        page.wait_for_function("() => !document.title.startsWith('(')", timeout=20_000)
+        assert bar.locator("[data-alert-key]").count() == 0
+
+        # A new call while the TD reads this page: one beep and one notification, here.
+        calls.call_td(table=table, kind="dispute")
+        page.wait_for_function("() => window.__alerts.beeps === 1", timeout=20_000)
+        assert [n["title"] for n in recorded(page)["notes"]] == ["Table 1 — Call: Dispute"]
+        assert page.title().startswith("(1) ")
+
+        # A table's page: the alert links to it; following the link raises nothing again.
+        bar.get_by_role("link", name="Table 1", exact=True).click()
+        page.wait_for_url(f"**/td/{tournament.pk}/tables/{table.pk}/")
+        page.locator("#td-alerts [data-alert-key]").wait_for(timeout=10_000)
+        page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=10_000)
+        assert recorded(page) == {"notes": [], "beeps": 0}
+    finally:
+        context.close()

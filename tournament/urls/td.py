@@ -41,6 +41,7 @@ urlpatterns = [
     # dashboard.py: the live dashboard of the current level and its polled region
     path(T, dashboard.tournament, name="tournament"),
     path(T + "live/", dashboard.live, name="live"),
+    path(T + "alerts/", dashboard.alerts, name="alerts"),
     # announcements.py: the TD's message to the room, and withdrawing it
     path(T + "announcement/", announcements.announcement, name="announcement"),
     path(

@@ -70,3 +70,22 @@ def live(request, tournament_id):
             return response
     tournament = get_tournament(tournament_id)  # 404 for an unknown tournament
     return _render(request, tournament, rev, now)
+
+
+@td_required
+def alerts(request, tournament_id):
+    """The alerts bar of the TD's other pages: 204 when nothing changed since `?rev=`, else
+    the bar with every open alert (the dashboard's own list)."""
+    now = timezone.now()
+    rev = live_revision(tournament_id, now)
+    if rev is not None:
+        response = unchanged(request, rev)
+        if response is not None:
+            return response
+    tournament = get_tournament(tournament_id)  # 404 for an unknown tournament
+    context = {
+        "tournament": tournament,
+        "board": selectors.dashboard(tournament, now=now),
+        "rev": rev,
+    }
+    return render(request, "tournament/td/_alerts_bar.html", context)

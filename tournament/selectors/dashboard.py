@@ -116,6 +116,11 @@ class Dashboard:
         return tuple(found)
 
     @property
+    def held(self):
+        """The level's draw waits for the TD's "Release the seating": nobody else sees it."""
+        return bool(self.tables) and self.tables[0].table.draw.released_at is None
+
+    @property
     def hands_done(self):
         """Every table is over or tied for first: closing the level is up to the TD now."""
         return bool(self.tables) and all(t.is_over or t.tied for t in self.tables)

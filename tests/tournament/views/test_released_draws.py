@@ -185,6 +185,24 @@ def test_the_td_releases_from_the_level_page(client, make_tournament, td_user):
     assert again.status_code == 302  # the same key: done once, nothing more
 
 
+def test_the_dashboard_says_the_seating_waits_and_links_to_its_release(
+    client, make_tournament, td_user
+):
+    tournament = make_tournament(NAMES, min_hands=1, release_draws_at_once=False)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="rel")
+    client.force_login(td_user)
+    dashboard = reverse("td:tournament", args=[tournament.pk])
+    held = client.get(dashboard)
+    assert "The seating of level 1 is not released yet" in text(held)
+    release_at = reverse("td:level", args=[tournament.pk, 1]) + "#release-title"
+    assert f'href="{release_at}"' in held.content.decode()
+    client.cookies["django_language"] = "sv"
+    assert "Placeringen för nivå 1 är inte släppt än" in text(client.get(dashboard))
+    client.cookies["django_language"] = "en"
+    draws.release_draw(level=level, actor=td_user)
+    assert "not released" not in text(client.get(dashboard))
+
+
 def test_the_setting_is_in_the_settings_form_with_its_help(td_client, make_tournament, td_user):
     from tests.tournament.views.test_td_tournaments import form_data
 

@@ -12,6 +12,8 @@ from tests.tournament.conftest import play, play_named, single_table
 from tournament import selectors
 from tournament.models import Table
 from tournament.services import calls, draws, hands, penalties, registration
+from tournament.services.announcements import announce
+from tournament.services.revisor_stations import create_stations
 
 pytestmark = pytest.mark.django_db
 
@@ -439,6 +441,45 @@ def test_dashboard_queries_do_not_grow_with_the_tables(
     with django_assert_num_queries(3):
         response = td_client.get(live(tournament) + f"?rev={rev}", headers={"HX-Request": "true"})
     assert response.status_code == 204
+
+
+@pytest.mark.parametrize("players", [9, 300])
+def test_running_the_room_adds_no_query_at_1_table_or_100(
+    td_client, make_tournament, td_user, django_assert_num_queries, players
+):
+    """Issue 19's parts all at once (a held draw, stations, an announcement standing, a timeout
+    call naming a player, pace from the hands): the dashboard and the alerts bar read as many
+    queries at 3 players a table x 3 as at 100 tables."""
+    tournament = registration.create_tournament(
+        actor=td_user, name="Big", release_draws_at_once=False
+    )
+    for n in range(players):
+        registration.register_player(tournament=tournament, actor=td_user, name=f"Player {n}")
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="queries")
+    create_stations(tournament=tournament, actor=td_user)
+    announce(tournament=tournament, actor=td_user, text="Level 1 seating is up")
+    with django_assert_num_queries(11):
+        held = td_client.get(home(tournament)).content.decode()
+    assert "is not released yet" in held
+    draws.release_draw(level=level, actor=td_user)
+    tables = _record_a_few(tournament, td_user, 3)
+    calls.clear_call(table=tables[1], actor=td_user)
+    named = tables[2].seats.order_by("position").first().player
+    calls.call_td(table=tables[2], kind="timeout", player=named)
+    with django_assert_num_queries(11):
+        page = td_client.get(home(tournament)).content.decode()
+    assert f"Give {named.name} the timeout penalty" in page and "is not released" not in page
+    with django_assert_num_queries(11):
+        assert td_client.get(live(tournament), headers={"HX-Request": "true"}).status_code == 200
+    bar = reverse("td:alerts", args=[tournament.pk])
+    with django_assert_num_queries(11):  # the same reads as the live region
+        response = td_client.get(bar, headers={"HX-Request": "true"})
+    assert response.content.decode().count("data-alert-key") == 1
+    with django_assert_num_queries(3):  # session, user, token
+        unchanged = td_client.get(
+            f"{bar}?rev={rev_of(response.content.decode())}", headers={"HX-Request": "true"}
+        )
+    assert unchanged.status_code == 204
 
 
 def test_dashboard_selector_is_seven_queries(make_tournament, td_user, django_assert_num_queries):

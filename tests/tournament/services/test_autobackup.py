@@ -4,7 +4,8 @@ import io
 import json
 import os
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from unittest import mock
 
 import pytest
 from django.core.management import call_command
@@ -30,13 +31,6 @@ def files(tournament):
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
 
 
-def age_everything(tournament, minutes):
-    """Make every backup of the tournament `minutes` older, as if time had passed."""
-    for path in autobackup.folder(tournament).iterdir():
-        then = path.stat().st_mtime - minutes * 60
-        os.utime(path, (then, then))
-
-
 def test_the_first_hand_writes_a_backup_then_one_every_few_minutes(
     backup_dir, make_tournament, td_user, django_capture_on_commit_callbacks
 ):
@@ -47,17 +41,38 @@ def test_the_first_hand_writes_a_backup_then_one_every_few_minutes(
     assert len(files(tournament)) == 1
     assert autobackup.folder(tournament).name == f"{tournament.pk}-varcupen-goteborg"
 
-    with django_capture_on_commit_callbacks(execute=True):
-        play(table, 1, -1, 0, actor=td_user)  # a minute later: not due yet
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        play(table, 1, -1, 0, actor=td_user)  # at once: not due yet
     assert len(files(tournament)) == 1
+    assert callbacks == []  # not even a look at the folder: this process knows when it is due
 
-    age_everything(tournament, minutes=5)
-    with django_capture_on_commit_callbacks(execute=True):
+    later = timezone.now() + timedelta(minutes=5)
+    moved = mock.patch("django.utils.timezone.now", return_value=later)
+    with moved, django_capture_on_commit_callbacks(execute=True):
         play(table, 2, -2, 0, actor=td_user)
     assert len(files(tournament)) == 2
     newest = json.loads(autobackup.latest(tournament).path.read_text(encoding="utf-8"))
     hands_in_it = newest["levels"][0]["draws"][0]["tables"][0]["hands"]
     assert [h["number"] for h in hands_in_it] == [1, 2, 3]
+
+
+def test_a_backup_another_worker_wrote_puts_the_next_one_later(
+    backup_dir, make_tournament, td_user, django_capture_on_commit_callbacks
+):
+    """Two workers: each looks once, when it believes a backup due; one written meanwhile by
+    the other is found on disk, and none is written twice within the minutes."""
+    tournament = make_tournament(players=3)
+    table = single_table(tournament, td_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(table, 6, -6, 0, actor=td_user)
+    assert len(files(tournament)) == 1
+    autobackup._due_at.clear()  # this hand comes to a worker that has not looked yet
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        play(table, 1, -1, 0, actor=td_user)
+    assert len(callbacks) == 1 and len(files(tournament)) == 1  # looked, found it recent
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        play(table, 2, -2, 0, actor=td_user)
+    assert callbacks == []  # and now knows when the next is due
 
 
 def test_nothing_is_written_before_the_transaction_commits(

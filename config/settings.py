@@ -156,6 +156,10 @@ LOGOUT_REDIRECT_URL = "public:home"
 # moved on (tournament/views/public/common.py): a room's phones then cost one rendering per
 # few seconds, not one per hand. Tests see every change at once.
 PUBLIC_RENDER_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_RENDER_SECONDS", 5)
+# How long a process answers the players' polls with the token it read last (the same
+# module): a room of phones polling one page then costs one read of the token a second per
+# process, not one per poll. Never longer than PUBLIC_RENDER_SECONDS. Tests read it each time.
+PUBLIC_TOKEN_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_TOKEN_SECONDS", 1)
 
 # Automatic backups (tournament/services/autobackup.py): the tournament's JSON backup is
 # written into this folder when a level closes and, while hands are recorded, once every

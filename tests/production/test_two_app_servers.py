@@ -4,7 +4,8 @@ Two real gunicorn processes share the database (PostgreSQL when the suite runs o
 a SQLite file in WAL mode) and a Redis (DJANGO_REDIS_URL). A revisor's session, a hand, a
 TD's page and the players' polls move between them, and nothing is staler than the
 documented seconds: a public region may be served for PUBLIC_RENDER_SECONDS after the
-tournament moved on (1 s here, 5 s by default), never longer, and never older than what
+tournament moved on (1 s here, 5 s by default), and a server may answer a poll with the
+token it read up to PUBLIC_TOKEN_SECONDS ago (1 s), never longer, and never older than what
 a phone shows already. Behind PgBouncer in transaction mode too (PostgreSQL only).
 """
 
@@ -28,7 +29,12 @@ TIMEOUT = 20
 def servers(request, deployment, redis_url):
     """Two app servers, A and B, sharing the deployment's database and the Redis, either
     straight on the database or through PgBouncer in transaction mode."""
-    env = {"DJANGO_REDIS_URL": redis_url, "DJANGO_PUBLIC_RENDER_SECONDS": str(RENDER_SECONDS)}
+    env = {
+        "DJANGO_REDIS_URL": redis_url,
+        "DJANGO_PUBLIC_RENDER_SECONDS": str(RENDER_SECONDS),
+        # Each server answers polls with the token it read last for as long (1 s by default).
+        "DJANGO_PUBLIC_TOKEN_SECONDS": str(RENDER_SECONDS),
+    }
     if request.param == "pgbouncer":
         port = request.getfixturevalue("pgbouncer_port")
         name = deployment.database_url.rsplit("/", 1)[1]
@@ -150,8 +156,10 @@ def test_a_room_moves_between_two_app_servers_and_nothing_is_staler_than_documen
     assert "+4" in text(on_a.text) and "Hand 2 of 3" in text(on_a.text)
     assert shown_token(td.get(b + td_table, timeout=TIMEOUT).text) == shown_token(on_a.text)
 
-    # Both servers agree from then on: the new region for a phone showing the old one,
-    # 204 for a phone showing the new one (never an older region).
+    # Both servers agree from then on, the documented seconds after the hand: the new region
+    # for a phone showing the old one, 204 for a phone showing the new one (never an older
+    # region).
+    time.sleep(max(0.0, RENDER_SECONDS - (time.monotonic() - recorded_at)))
     for server in (a, b):
         again = poll(server, table_page, before)
         assert again.status_code == 200 and shown_token(again.text) == after

@@ -59,6 +59,9 @@ class Clock:
     def time(self):
         return self.now
 
+    def monotonic(self):
+        return self.now
+
 
 @pytest.fixture
 def clock(monkeypatch, settings):

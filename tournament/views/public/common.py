@@ -91,6 +91,43 @@ def shows_already(rev, token):
     return shown is not None and kept is not None and shown > kept
 
 
+# The token each process read last, per subject: (token, when read). See `recent_token`.
+_recent_tokens = {}
+RECENT_TOKENS_MAX = 10_000  # subjects kept at most (a room has a few hundred pages)
+
+
+def token_seconds():
+    """How long a process answers polls with the token it read last: PUBLIC_TOKEN_SECONDS
+    (1 s unless the environment says otherwise, 0 in tests), never more than
+    `render_seconds()`, the bound a phone's view may trail the room by already."""
+    return min(settings.PUBLIC_TOKEN_SECONDS, render_seconds())
+
+
+def recent_token(token_of, ids):
+    """`token_of(*ids)`, read at most once per `token_seconds()` per process and subject.
+
+    A room's phones poll the same few hundred pages (2,000 phones: 400 polls a second, most
+    of them unchanged); the token's read is most of what an unchanged poll costs beyond
+    Django itself (docs/performance.md). A token read earlier is only ever older than the
+    pages' content, never newer: a phone given it is sent the fresh region at its next poll
+    after `token_seconds()`. No such subject (None) is not kept: a new one shows at once.
+    """
+    seconds = token_seconds()
+    if seconds <= 0:
+        return token_of(*ids)
+    key = (token_of, ids)
+    now = time.monotonic()
+    kept = _recent_tokens.get(key)
+    if kept is not None and now - kept[1] < seconds:
+        return kept[0]
+    token = token_of(*ids)
+    if token is not None:
+        if len(_recent_tokens) >= RECENT_TOKENS_MAX:
+            _recent_tokens.clear()
+        _recent_tokens[key] = (token, now)
+    return token
+
+
 def pager_seconds():
     """How long the big screen shows one page of a long list (settings.PUBLIC_PAGER_SECONDS)."""
     return getattr(settings, "PUBLIC_PAGER_SECONDS", PAGER_SECONDS)
@@ -162,7 +199,7 @@ def live_page(token_of, *names, shown_by=None):
 
     def decorate(view):
         def read_live(request, ids):
-            token = token_of(*(ids[name] for name in names))
+            token = recent_token(token_of, tuple(ids[name] for name in names))
             if token is None:
                 raise Http404("No such tournament or table.")
             shown = shown_by(request) if shown_by is not None else ()

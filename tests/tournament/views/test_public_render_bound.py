@@ -170,3 +170,54 @@ def test_a_hand_renders_its_own_table_again_not_the_others(client, two_tables):
     assert table_article.cache_info().misses == 5  # table 1 again; table 2 as it was
     assert '<span class="total">5</span>' in body
     assert body.count('<article class="ptable') == 2
+
+
+def standings_poll(client, url, rev):
+    return client.get(f"{url}?rev={rev}&lang=en", headers=HTMX)
+
+
+def test_the_standings_are_worked_out_once_per_bound_and_a_page_built_on_them_shows_their_token(
+    client, two_tables, clock, django_assert_num_queries
+):
+    """A player's page (one phone each, polling every 5 s) does not work out the whole room's
+    standings at each poll: it takes those worked out less than 5 s ago, and shows their
+    token, so that it is sent the fresh ones at its first poll after the bound."""
+    tournament, first, _ = two_tables
+    standings_url = reverse("public:standings", args=[tournament.pk])
+    before = rev_of(standings_poll(client, standings_url, "x"))  # worked out at `before`
+    play(first, 5, -2, -3)
+    after = selectors.revision_token(tournament.pk)
+    anna = tournament.players.get(name="Anna")
+    player_url = reverse("public:player", args=[tournament.pk, anna.pk])
+    clock.now += 4.9
+    # The token, the tournament, the player, his seats, his penalties: no standings read.
+    with django_assert_num_queries(5):
+        kept = standings_poll(client, player_url, "x")
+    assert rev_of(kept) == before != after
+    clock.now += 0.1
+    with django_assert_num_queries(8):  # and the standings (3), worked out again
+        fresh = standings_poll(client, player_url, before)
+    assert fresh.status_code == 200 and rev_of(fresh) == after
+
+
+def test_a_finished_tournament_shows_its_final_standings_at_once(
+    client, make_tournament, td_user, clock
+):
+    """Its pages stop polling: a page built after the end never takes standings from before
+    it, however recent."""
+    from tests.tournament.conftest import single_table
+    from tournament.services import draws
+
+    tournament = make_tournament(["Anna", "Bo", "Cia"], min_hands=1)
+    table = single_table(tournament, td_user)
+    standings_url = reverse("public:standings", args=[tournament.pk])
+    before = rev_of(standings_poll(client, standings_url, "x"))  # worked out at `before`
+    play(table, 5, -2, -3)
+    draws.advance(tournament=tournament, actor=td_user)  # the +5 is the champion
+    clock.now += 1
+    tournament.refresh_from_db()
+    champion = tournament.champion
+    final = standings_poll(client, reverse("public:player", args=[tournament.pk, champion.pk]), "x")
+    body = final.content.decode()
+    assert rev_of(final) == selectors.revision_token(tournament.pk) != before
+    assert "data-poll-stop" in body and "champion" in body.lower()

@@ -347,13 +347,14 @@ def region(template, live, build, *, cache_it=True):
             return Region(mark_safe(html), title, kept, key, gz)
     context = build()
     html, title = render_to_string(f"{template}#live", context), str(context.get("title", ""))
+    # A region built on standings kept from an older token shows that token, and is as old
+    # as they are (`cached_standings`): never served longer than `render_seconds()` after.
+    token, as_of = context["token"], context.get("as_of", now)
     if not cache_it:
-        return Region(mark_safe(html), title, live.token, None)
+        return Region(mark_safe(html), title, token, None)
     gz = compress_string(html.encode())
-    cache.set_many(
-        {key: (live.token, now), f"{key}:{live.token}": (html, title, gz)}, REGION_SECONDS
-    )
-    return Region(mark_safe(html), title, live.token, key, gz)
+    cache.set_many({key: (token, as_of), f"{key}:{token}": (html, title, gz)}, REGION_SECONDS)
+    return Region(mark_safe(html), title, token, key, gz)
 
 
 def shared_page(request):
@@ -403,16 +404,40 @@ def in_poll_language(request, view):
         return view()
 
 
+@dataclass(frozen=True)
+class KeptStandings:
+    rows: list  # selectors.standings
+    token: str  # the tournament's token they were worked out at
+    as_of: float  # when (time.time())
+
+    def context(self):
+        """What a region built on them shows as its token and its age (see `region`)."""
+        return {"token": self.token, "as_of": self.as_of}
+
+
 def cached_standings(tournament):
-    """`selectors.standings` of the tournament as its token stands (`tournament.token`):
-    worked out once per token and shared by the standings, the players' pages and the
-    searches (3 queries when not kept yet)."""
-    key = f"public-standings:{tournament.pk}:{tournament.token}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = selectors.standings(tournament)
-        cache.set(key, rows, REGION_SECONDS)
-    return rows
+    """`selectors.standings` of the tournament (3 queries), worked out at most once per
+    `render_seconds()` per process, as a live region is, and shared by the standings, the
+    players' pages and the searches: with a hand somewhere every second, a player's page
+    would otherwise work out the whole room's standings at each of its polls (300 players:
+    6-17 ms of a 8-20 ms page). Standings older than the token are served with their own
+    token and time, which the region built on them shows (`KeptStandings.context`): the
+    phone is sent the fresh ones at its first poll after `render_seconds()`."""
+    key = f"public-standings:{tournament.pk}"
+    now = time.time()
+    kept = cache.get(key)
+    # A finished tournament's pages stop polling: they must show its final standings.
+    if kept is not None and tournament.finished_at is None:
+        token, as_of = kept
+        if token == tournament.token or now - as_of < render_seconds():
+            rows = cache.get(f"{key}:{token}")
+            if rows is not None:
+                return KeptStandings(rows, token, as_of)
+    rows = selectors.standings(tournament)
+    cache.set_many(
+        {key: (tournament.token, now), f"{key}:{tournament.token}": rows}, REGION_SECONDS
+    )
+    return KeptStandings(rows, tournament.token, now)
 
 
 def link_prefixes(tournament):

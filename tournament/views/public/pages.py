@@ -141,14 +141,14 @@ def find(request, live, tournament_id):
 
     def build():
         tournament = load()
+        kept = cached_standings(tournament) if query else None
         return {
             "tournament": tournament,
             "results": (
-                selectors.public_find(tournament, query, ranking=cached_standings(tournament))
-                if query
-                else None
+                selectors.public_find(tournament, query, ranking=kept.rows) if query else None
             ),
             "token": live.token,
+            **(kept.context() if kept else {}),
             "poll_url": poll_url(request.path, q=query),
             "poll_every": poll_seconds(),
             "poll_stop": not query or tournament.finished_at is not None,
@@ -193,16 +193,15 @@ def player(request, live, tournament_id, player_id):
 
     def build():
         tournament = load()
-        record = selectors.public_player(
-            tournament, player_id, ranking=cached_standings(tournament)
-        )
+        kept = cached_standings(tournament)
+        record = selectors.public_player(tournament, player_id, ranking=kept.rows)
         if record is None:
             raise Http404("No such player in this tournament.")
         return {
             "title": record.player.name,
             "tournament": tournament,
             "record": record,
-            "token": live.token,
+            **kept.context(),
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),
             "poll_stop": tournament.finished_at is not None,
@@ -220,11 +219,12 @@ def standings(request, live, tournament_id):
 
     def build():
         tournament = load()
+        kept = cached_standings(tournament)
         return {
             "tournament": tournament,
-            "rows": cached_standings(tournament),
+            "rows": kept.rows,
             "links": link_prefixes(tournament),
-            "token": live.token,
+            **kept.context(),
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),
             "poll_stop": tournament.finished_at is not None,

@@ -49,10 +49,11 @@ def standings_projector(request, live, tournament_id):
 
     def build():
         tournament = load()
+        kept = cached_standings(tournament)
         return {
             "tournament": tournament,
-            "rows": cached_standings(tournament),
-            "token": live.token,
+            "rows": kept.rows,
+            **kept.context(),
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(projector=True),
             "pager_every": pager_seconds(),

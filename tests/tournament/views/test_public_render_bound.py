@@ -221,3 +221,21 @@ def test_a_finished_tournament_shows_its_final_standings_at_once(
     body = final.content.decode()
     assert rev_of(final) == selectors.revision_token(tournament.pk) != before
     assert "data-poll-stop" in body and "champion" in body.lower()
+
+
+def test_standings_of_the_current_token_are_as_current_as_if_worked_out_now(
+    client, two_tables, clock, django_assert_num_queries
+):
+    """Standings kept from a while ago but still of the token: a page built on them is served
+    its full 5 s, not 5 s from when they were worked out."""
+    tournament, first, _ = two_tables
+    standings_poll(client, reverse("public:standings", args=[tournament.pk]), "x")
+    anna = tournament.players.get(name="Anna")
+    player_url = reverse("public:player", args=[tournament.pk, anna.pk])
+    clock.now += 4.9
+    built = rev_of(standings_poll(client, player_url, "x"))  # nothing moved: still current
+    play(first, 5, -2, -3)
+    clock.now += 1.1  # 6 s after the standings, 1.1 s after the page was built
+    with django_assert_num_queries(1):  # the token; the page as it was kept
+        kept = standings_poll(client, player_url, "x")
+    assert kept.status_code == 200 and rev_of(kept) == built

@@ -432,7 +432,8 @@ def cached_standings(tournament):
         if token == tournament.token or now - as_of < render_seconds():
             rows = cache.get(f"{key}:{token}")
             if rows is not None:
-                return KeptStandings(rows, token, as_of)
+                # Of the current token: as current as if worked out now.
+                return KeptStandings(rows, token, now if token == tournament.token else as_of)
     rows = selectors.standings(tournament)
     cache.set_many(
         {key: (tournament.token, now), f"{key}:{tournament.token}": rows}, REGION_SECONDS

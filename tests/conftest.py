@@ -69,10 +69,15 @@ def phone_page(chromium_browser, live_server):
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Pages keep rendered regions in the cache by revision; on SQLite a rolled-back test's
-    ids come back in the next test, so every test starts with an empty cache."""
+    ids come back in the next test, so every test starts with an empty cache (and with
+    nothing a process keeps of the public pages: the standings, the tokens)."""
     from django.core.cache import cache
 
+    from tournament.views.public import common
+
     cache.clear()
+    common._standings.clear()
+    common._recent_tokens.clear()
     yield
 
 

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.tournament.views.test_public_queries import EXPECTED, HTMX
+from tests.tournament.views.test_public_queries import EXPECTED, HTMX, as_a_fresh_process
 from tests.tournament.views.test_public_queries import urls as public_urls
 from tournament import selectors
 from tournament.models import Announcement, Table
@@ -117,7 +117,7 @@ def test_the_query_counts_stay_with_an_announcement_standing(
         if name == "poster":
             continue
         for headers in ({}, HTMX):
-            cache.clear()
+            as_a_fresh_process()
             with django_assert_num_queries(EXPECTED[name]):
                 response = client.get(url, headers=headers)
             assert response.status_code == 200 and TEXT in response.content.decode(), name

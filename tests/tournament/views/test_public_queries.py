@@ -11,6 +11,7 @@ from tournament import selectors
 from tournament.autoplay import simulate
 from tournament.models import Penalty, Player, Table
 from tournament.services import draws, hands, penalties, registration
+from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
 
@@ -54,10 +55,16 @@ def urls(tournament):
     }
 
 
+def as_a_fresh_process():
+    """Nothing kept: no region in the cache, no standings worked out in this process."""
+    cache.clear()
+    common._standings.clear()
+
+
 def assert_counts(client, tournament, django_assert_num_queries):
     for name, url in urls(tournament).items():
         for headers in ({}, HTMX):  # the whole page, and its region alone for htmx
-            cache.clear()
+            as_a_fresh_process()
             with django_assert_num_queries(EXPECTED[name]):
                 response = client.get(url, headers=headers)
             assert response.status_code == 200, url

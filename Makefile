@@ -12,11 +12,12 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 \
 	$$HOME/.pyenv/versions/3.12*/bin/python3; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
 
-.PHONY: help run venue test lint format bench messages clean
+.PHONY: help run venue restore test lint format bench messages clean
 
 help:
 	@echo "make run    - set up .venv, migrate, load the demo and serve on http://127.0.0.1:8000"
 	@echo "make venue  - serve the room from this laptop (production settings, printed address and QR)"
+	@echo "make restore FILE=backup.json - restore a tournament's backup (docs/backups.md)"
 	@echo "make test   - lint and run the whole test suite"
 	@echo "make bench  - print performance figures"
 
@@ -35,6 +36,16 @@ run: $(STAMP)
 # The room's server on this laptop: gunicorn on the local network, DEBUG off, state in var/.
 venue: $(STAMP)
 	$(BIN)/python -m config.venue
+
+# Restore a tournament's JSON backup (docs/backups.md): FILE=path, into DATABASE_URL, by
+# default the database `make venue` serves. A management command signs nothing, so the
+# restore needs no secret key of its own: a throwaway one unless one is set.
+RESTORE_DB = $(or $(DATABASE_URL),sqlite:///$(abspath $(or $(VENUE_DIR),var))/venue.sqlite3)
+restore: $(STAMP)
+	@test -n "$(FILE)" || { echo "Usage: make restore FILE=var/backups/<id>-<name>/backup-<time>.json [DATABASE_URL=...]" >&2; exit 1; }
+	@mkdir -p $(or $(VENUE_DIR),var)
+	DATABASE_URL='$(RESTORE_DB)' DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-restore-only}" $(BIN)/python manage.py migrate --noinput -v 0
+	DATABASE_URL='$(RESTORE_DB)' DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-restore-only}" $(BIN)/python manage.py import_tournament '$(FILE)'
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -110,11 +110,11 @@ DECISIONS = [
         _(
             "From the second level on: the levels still to come are counted from the tables "
             "now playing (their winners go 3 to a table, rounded up, until one table is left). "
-            "Each takes the time seen so far from closing a level to drawing the next, plus "
-            "the minimum hands and the Fantasyland hands a table has added on average at this "
-            "level, at the room's pace (every table's intervals together: the quickest "
-            "quarter for the earliest, the slowest quarter for the latest), after the current "
-            "level's estimated end."
+            "Each takes the time seen so far from closing a level to releasing the next "
+            "one's seating (a held draw's wait included), plus the minimum hands and the "
+            "Fantasyland hands a table has added on average at this level, at the room's pace "
+            "(every table's intervals together: the quickest quarter for the earliest, the "
+            "slowest quarter for the latest), after the current level's estimated end."
         ),
     ),
 ]

@@ -31,7 +31,8 @@ def quantile(values, q):
 
 def intervals(hand_times):
     """Seconds between consecutive hands, pauses left out. The first hand's time from the
-    draw is never one: players find their seats, the revisor learns the tablet."""
+    draw (or from its release, for a held draw) is never one: players find their seats, the
+    revisor learns the tablet; and a held draw's wait is no hand's time at all."""
     gaps = [(b - a).total_seconds() for a, b in zip(hand_times, hand_times[1:], strict=False)]
     return [gap for gap in gaps if 0 <= gap <= PAUSE_SECONDS]
 
@@ -136,9 +137,9 @@ def levels_after(tables):
 
 def tournament_end(level_range, *, tables, min_hands, fantasyland_per_table, room, changeover):
     """The tournament's end: after the current level's end, each level still to come takes
-    the changeover seen so far (a level closed to the next drawn) plus min_hands and the
-    Fantasyland hands a table has added on average so far, at the room's pace (its
-    intervals pooled: 25th percentile for the earliest, 75th for the latest)."""
+    the changeover seen so far (a level closed to the next one's seating released) plus
+    min_hands and the Fantasyland hands a table has added on average so far, at the room's
+    pace (its intervals pooled: 25th percentile for the earliest, 75th for the latest)."""
     if level_range is None or room is None:
         return None
     levels = levels_after(tables)

@@ -4,10 +4,11 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Prefetch, Subquery
 
 from tournament import pace
 from tournament.models import (
+    Draw,
     Hand,
     Level,
     Player,
@@ -42,7 +43,9 @@ class DashboardTable:
     leaders: tuple  # Player(s) in the lead; none before the first hand
     fantasyland_next: tuple  # Players who play the next hand in Fantasyland
     last_entry_at: object  # datetime of the last hand recorded, None before the first
-    quiet_since: object  # datetime: the last hand, or the draw before the first
+    # datetime: the later of the last hand and the seating's release (play starts there);
+    # None while the draw is held: nobody plays yet, so no table is quiet.
+    quiet_since: object
     minutes_quiet: int
     call: object  # the open TableCall, or None
     tied: tuple  # Players tied for first after the required hands
@@ -77,8 +80,11 @@ class Dashboard:
     # table.level and table.draw, the longest waiting first: shown until the TD clears them.
     calls_elsewhere: tuple = ()
     lagging: int = 0
-    drawn_at: object = None  # the current draw's time: the level's clock runs from it
-    level_minutes: int = 0  # the level's clock: minutes since drawn_at
+    drawn_at: object = None  # the current draw's time
+    # When its seating was released (play starts: the level's clock runs from it); None
+    # while the draw is held, and the clock waits.
+    released_at: object = None
+    level_minutes: int = 0  # the level's clock: minutes since released_at
     level_end: object = None  # pace.Range once every playing table has an estimate
     tournament_end: object = None  # pace.Range from the second level on
 
@@ -110,8 +116,9 @@ class Dashboard:
                 r.table,
                 minutes=r.minutes_quiet,
             )
-            for r in sorted(rows, key=lambda r: (r.quiet_since, r.table.number))
-            if r.silent
+            for r in sorted(
+                (r for r in rows if r.silent), key=lambda r: (r.quiet_since, r.table.number)
+            )
         ]
         return tuple(found)
 
@@ -119,6 +126,14 @@ class Dashboard:
     def held(self):
         """The level's draw waits for the TD's "Release the seating": nobody else sees it."""
         return bool(self.tables) and self.tables[0].table.draw.released_at is None
+
+    @property
+    def released_later(self):
+        """The seating was held and released a minute or more after the draw: the clock
+        says it runs from the release, not the draw."""
+        if self.released_at is None or self.drawn_at is None:
+            return False
+        return self.released_at - self.drawn_at >= timedelta(minutes=1)
 
     @property
     def hands_done(self):
@@ -139,7 +154,7 @@ class Alert:
     kind: str  # "call", "tie" or "silent"
     table: object  # Table, with its level and draw
     call: object = None  # the TableCall of a "call"
-    minutes: int = 0  # of a "silent": minutes since the last hand (or the draw)
+    minutes: int = 0  # of a "silent": minutes since the last hand (or the release)
 
 
 ORDERS = ("attention", "number")  # "needs a look" first (the default), or by table number
@@ -169,12 +184,23 @@ def hand_times(table_ids):
     return times
 
 
+def play_started(draw):
+    """When play could start at a draw's tables: its release (never before the draw
+    itself), or None while it is held."""
+    if draw.released_at is None:
+        return None
+    return max(draw.created_at, draw.released_at)
+
+
 def changeover(levels):
-    """The mean time from a level's close to the next level's draw, zero before any."""
+    """The mean time from a level's close to the release of the next level's seating (play
+    starts there; a held draw's wait is part of it), zero before any. A level is read with
+    its current draw's `released_at` (see `dashboard`); a level still held is left out, its
+    changeover is not over. Without it (a level read alone) its draw's time stands."""
     gaps = [
-        later.created_at - earlier.closed_at
+        getattr(later, "released_at", later.created_at) - earlier.closed_at
         for earlier, later in zip(levels, levels[1:], strict=False)
-        if earlier.closed_at is not None
+        if earlier.closed_at is not None and getattr(later, "released_at", True) is not None
     ]
     return sum(gaps, timedelta()) / len(gaps) if gaps else timedelta()
 
@@ -211,7 +237,12 @@ def _dashboard_table(table, tournament, now, call, times):
         for s in seats
     )
     last_entry_at = times[-1] if times else None
-    quiet_since = last_entry_at or table.draw.created_at
+    started = play_started(table.draw)
+    # A held table is never silent; after the release its quiet time counts from the later
+    # of its last hand and the release (a hand is only recorded after it, but a backup's
+    # restored times need not say so).
+    quiet_since = None if started is None else max(filter(None, (last_entry_at, started)))
+    quiet = now - quiet_since if quiet_since is not None else timedelta()
     estimate = None
     if not state.is_over:
         estimate = pace.table_estimate(
@@ -232,10 +263,10 @@ def _dashboard_table(table, tournament, now, call, times):
         fantasyland_next=tuple(r.seat.player for r in rows if r.in_fantasyland),
         last_entry_at=last_entry_at,
         quiet_since=quiet_since,
-        minutes_quiet=max(0, int((now - quiet_since).total_seconds() // 60)),
+        minutes_quiet=max(0, int(quiet.total_seconds() // 60)),
         call=call,
         tied=tuple(s.player for s in seats if s.id in state.tied_leader_ids),
-        silent=not state.is_over and now - quiet_since > timedelta(minutes=SILENT_AFTER_MINUTES),
+        silent=not state.is_over and quiet > timedelta(minutes=SILENT_AFTER_MINUTES),
         is_over=state.is_over,
         winner=next((s.player for s in seats if s.id == state.winner_seat_id), None),
         estimate=estimate,
@@ -290,11 +321,16 @@ def dashboard(tournament, *, now=None, order="attention"):
     from tournament.models import TableCall, TieSettlement
 
     now = now or timezone.now()
-    levels = tuple(Level.objects.filter(tournament=tournament).order_by("number"))
+    current_draw = Draw.objects.filter(level=OuterRef("pk"), superseded_at__isnull=True)
+    levels = tuple(
+        Level.objects.filter(tournament=tournament)
+        .annotate(released_at=Subquery(current_draw.values("released_at")[:1]))
+        .order_by("number")
+    )
     players = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True).count()
     level = levels[-1] if levels else None
     rows = calls_elsewhere = ()
-    drawn_at = level_range = tournament_range = None
+    drawn_at = released_at = level_range = tournament_range = None
     if level is not None:
         level.tournament = tournament
         tables = list(
@@ -327,6 +363,7 @@ def dashboard(tournament, *, now=None, order="attention"):
         found = _with_lagging(found)
         if in_play and found:
             drawn_at = found[0].table.draw.created_at
+            released_at = play_started(found[0].table.draw)
             level_range, tournament_range = _estimates(found, levels, level, tournament, times, now)
         if order != "number":
             found.sort(key=_dashboard_order)
@@ -344,7 +381,8 @@ def dashboard(tournament, *, now=None, order="attention"):
         calls_elsewhere=calls_elsewhere,
         lagging=sum(1 for r in rows if r.lagging),
         drawn_at=drawn_at,
-        level_minutes=int((now - drawn_at).total_seconds() // 60) if drawn_at else 0,
+        released_at=released_at,
+        level_minutes=max(0, int((now - released_at).total_seconds() // 60)) if released_at else 0,
         level_end=level_range,
         tournament_end=tournament_range,
     )

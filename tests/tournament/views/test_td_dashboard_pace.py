@@ -62,7 +62,9 @@ HANDS = {
 def room(make_tournament, td_user):
     tournament = make_tournament(9)
     draws.draw_first_level(tournament=tournament, actor=td_user, seed="pace")
-    Draw.objects.filter(level__tournament=tournament).update(created_at=at("12:00"))
+    Draw.objects.filter(level__tournament=tournament).update(
+        created_at=at("12:00"), released_at=at("12:00")
+    )
     tables = tables_of(tournament)
     for number, clocks in HANDS.items():
         play_at(tables[number], clocks)
@@ -159,7 +161,7 @@ def test_tournament_end_from_the_second_level(td_client, make_tournament, td_use
     Level.objects.filter(tournament=tournament, number=1).update(closed_at=at("12:50"))
     Level.objects.filter(tournament=tournament, number=2).update(created_at=at("12:55"))
     Draw.objects.filter(level__tournament=tournament, level__number=2).update(
-        created_at=at("12:55")
+        created_at=at("12:55"), released_at=at("12:55")
     )
     level_two = tables_of(tournament, 2)
     play_at(level_two[1], ("13:00", "13:02", "13:04", "13:06"))

@@ -31,7 +31,7 @@ def paced_room(td_user):
         registration.register_player(tournament=tournament, actor=td_user, name=f"{LONG[:28]} {n}")
     draws.draw_first_level(tournament=tournament, actor=td_user, seed="pace")
     drawn = timezone.now() - timedelta(minutes=40)
-    Draw.objects.filter(level__tournament=tournament).update(created_at=drawn)
+    Draw.objects.filter(level__tournament=tournament).update(created_at=drawn, released_at=drawn)
     tables = {t.number: t for t in Table.objects.current().filter(level__tournament=tournament)}
     for number, clocks in HANDS.items():
         table = tables[number]

@@ -238,3 +238,63 @@ def test_the_tds_projector_shows_the_seating_only_once_released(
     td_client.cookies["django_language"] = "en"
     shown = text(td_client.get(url))
     assert all(name in shown for name in NAMES) and "4 players at 2 tables" in shown
+
+
+@pytest.mark.parametrize("name", ["td:level_print", "td:table_cards"])
+@pytest.mark.parametrize(
+    "language, says, button",
+    [
+        ("en", "The seating of level 1 is not released yet", "Check and release the seating"),
+        ("sv", "Placeringen för nivå 1 är inte släppt än", "Kontrollera och släpp placeringen"),
+    ],
+)
+def test_the_print_pages_print_no_held_seating(
+    td_client, make_tournament, td_user, name, language, says, button
+):
+    """The printed seating and the table cards are the players' paper: while the draw is
+    held they name nobody and no table, say why and link to the release; once released
+    they print the seating."""
+    tournament = make_tournament(NAMES, min_hands=1, release_draws_at_once=False)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="rel")
+    url = reverse(name, args=[tournament.pk, 1])
+    td_client.cookies["django_language"] = language
+    held = td_client.get(url)
+    assert held.status_code == 200
+    page = text(held)
+    assert says in page and button in page
+    assert not any(re.search(rf"\b{player}\b", page) for player in NAMES)
+    assert "Seat 1" not in page and "Plats 1" not in page
+    release_at = reverse("td:level", args=[tournament.pk, 1]) + "#release-title"
+    assert f'href="{release_at}"' in held.content.decode()
+    draws.release_draw(level=level, actor=td_user)
+    shown = text(td_client.get(url))
+    assert all(player in shown for player in NAMES) and says not in shown
+
+
+@pytest.mark.parametrize(
+    "language, waits",
+    [
+        ("en", "The seating and the table cards print once the seating is released."),
+        ("sv", "Placeringen och bordskorten skrivs ut när placeringen är släppt."),
+    ],
+)
+def test_the_level_page_and_dashboard_offer_no_print_while_held(
+    td_client, make_tournament, td_user, language, waits
+):
+    tournament = make_tournament(NAMES, min_hands=1, release_draws_at_once=False)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="rel")
+    td_client.cookies["django_language"] = language
+    pages = [
+        reverse("td:level", args=[tournament.pk, 1]),
+        reverse("td:tournament", args=[tournament.pk]),
+    ]
+    prints = [reverse(n, args=[tournament.pk, 1]) for n in ("td:level_print", "td:table_cards")]
+    for url in pages:
+        held = td_client.get(url)
+        assert waits in text(held), url
+        assert not any(f'href="{p}"' in held.content.decode() for p in prints), url
+    draws.release_draw(level=level, actor=td_user)
+    for url in pages:
+        shown = td_client.get(url)
+        assert waits not in text(shown), url
+        assert all(f'href="{p}"' in shown.content.decode() for p in prints), url

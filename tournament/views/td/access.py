@@ -1,6 +1,7 @@
 """TD pages: a table's revisor access (link, QR code, short code, regenerate) and table cards."""
 
 from django.contrib import messages
+from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -8,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament import selectors
-from tournament.models import Level
+from tournament.models import Draw, Level
 from tournament.public_address import public_link, unreachable_host
 from tournament.qr import qr_svg
 from tournament.services import revisor_access
@@ -16,6 +17,7 @@ from tournament.services.errors import ServiceError
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
 from tournament.views.td.common import get_table, get_tournament
+from tournament.views.td.draws import held_print
 
 # Blank rows on the paper score card after the minimum hands: one per Fantasyland
 # extension (or tie hand); six cover all but the rarest tables.
@@ -121,10 +123,17 @@ def dealer_order(table):
 @td_required
 def table_cards(request, tournament_id, level):
     tournament = get_tournament(tournament_id)
-    level_obj = Level.objects.filter(tournament=tournament, number=level).first()
+    held = Draw.objects.current().filter(level=OuterRef("pk"), released_at__isnull=True)
+    level_obj = (
+        Level.objects.filter(tournament=tournament, number=level)
+        .annotate(held=Exists(held))  # in the same query: no query more
+        .first()
+    )
     if level_obj is None:
         raise Http404("No such level in this tournament.")
     level_obj.tournament = tournament
+    if level_obj.held:  # the cards name the seated players: not before the release (§5)
+        return held_print(request, tournament, level_obj, "cards")
     cards = []
     for table in selectors.level_tables(level_obj):
         seats = list(table.seats.all())

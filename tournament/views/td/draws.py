@@ -52,6 +52,17 @@ class AdvanceForm(OnceForm):
 # ---------------------------------------------------------------- helpers
 
 
+def held_print(request, tournament, level, what):
+    """A page for the players' paper ("seating" or "cards") asked for while the level's
+    seating is held (§5): it prints nothing of the seating, says it waits for the release
+    and links to the level page's "Release the seating"."""
+    return render(
+        request,
+        TEMPLATES + "held_print.html",
+        {"tournament": tournament, "level": level, "what": what},
+    )
+
+
 def _level(tournament, number):
     level = get_object_or_404(Level, tournament=tournament, number=number)
     level.tournament = tournament
@@ -287,6 +298,8 @@ def level_print(request, tournament_id, level):
     tournament = get_tournament(tournament_id)
     level = _level(tournament, level)
     draw = selectors.level_draws(level)[0]
+    if draw.released_at is None:
+        return held_print(request, tournament, level, "seating")
     by_table = draw.tables.all()
     seats = [seat for table in by_table for seat in table.seats.all()]
     seats.sort(key=lambda seat: swedish_sort_key(seat.player.name))

@@ -81,11 +81,13 @@ DECISIONS = [
         _("Player names"),
         _(
             "A name must show as something: one made only of invisible characters, or holding "
-            "a character that changes the direction of the text, is refused. Names that differ "
-            "only in case or accents (“asa oberg” and “Åsa Öberg”) are the same name: the second "
-            "is already registered, and a pasted list skips it. Names that differ only in "
-            "spacing or punctuation (“Per Olof” and “Per-Olof”) may be two players: the TD is "
-            "asked, and ticks “another player” to register both."
+            "a character that changes the direction of the text, is refused. The very same name "
+            "is registered once: a second is refused, and a pasted list skips it. Names that "
+            "differ only in case, accents, spacing or punctuation (“asa öberg” and “Åsa Öberg”, "
+            "“Per Olof” and “Per-Olof”) may be two players: the TD is asked, on add, paste and "
+            "rename, and ticks “another player” to register both; the player keeps that "
+            "confirmation, in the backup too. An import refuses two players whose names differ "
+            "only in case or accents unless the TD confirmed them so."
         ),
     ),
     (

@@ -240,9 +240,10 @@ def _name_field():
 
 
 class PlayerForm(forms.Form):
-    """One player's name. With `tournament`, the same name as a registered player's is
-    refused, and a lookalike is asked about: registered once `confirm` is ticked
-    (tournament/names.py). `registration.register_player(..., **form.service_kwargs())`.
+    """One player's name. With `tournament`, the very name of a registered player is
+    refused, and a near-duplicate (the same letters but for case, accents, spacing or
+    punctuation) is asked about: registered once `confirm` is ticked (tournament/names.py).
+    `registration.register_player(..., **form.service_kwargs())`.
     """
 
     name = _name_field()
@@ -308,10 +309,11 @@ class PlayerListForm(forms.Form):
     """Many players at once, one name a line: `registration.register_players(...,
     **form.service_kwargs())` registers them all or none.
 
-    Blank lines are skipped. A name already registered or already on an earlier line is
-    left for the service to skip (and report). Every line that must change is reported
-    with its number: a name that cannot be kept, and a lookalike (tournament/names.py)
-    whose checkbox in `confirm_names` is not ticked.
+    Blank lines are skipped. A name already registered or already on an earlier line (the
+    very same name) is left for the service to skip (and report). Every line that must
+    change is reported with its number: a name that cannot be kept, and a near-duplicate
+    (tournament/names.py: "asa öberg" beside "Åsa Öberg") whose checkbox in
+    `confirm_names` is not ticked.
     """
 
     names = forms.CharField(

@@ -196,6 +196,15 @@ class Player(KeptModel):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     # Cache of "3 warnings not rescinded"; rewritten with every penalty change.
     disqualified = models.BooleanField(default=False)
+    # The TD confirmed that this player is another than the one his name is very like
+    # (tournament/names.py): set only then, on registration or rename.
+    alike_confirmed = models.BooleanField(
+        _("confirmed as another player"),
+        default=False,
+        help_text=_(
+            "The TD confirmed that this player is not the one whose name his is very like."
+        ),
+    )
 
     class Meta:
         ordering = ["tournament_id", "number"]

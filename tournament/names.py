@@ -5,12 +5,17 @@ The one place for the rules the forms, the services and the import all apply:
 - A name must show as something: not only invisible characters (zero-width spaces,
   Hangul fillers, the blank Braille pattern...), and no character that turns the
   direction of the text around (a name could then show as another).
-- The same name: the same letters once case and accents are set aside ("Åsa Öberg",
-  "asa oberg" and "ÅSA  ÖBERG" are one name; invisible characters do not count). A
-  tournament never has two players of the same name: the second is "already registered".
-- A lookalike: the same letters once spacing and punctuation are set aside too
-  ("Per-Olof Svensson", "Per Olof Svensson", "PerOlof Svensson"). They may be two people,
-  so the TD is warned and confirms before the second is registered.
+- The same name: the very same text, as it is kept (trimmed, one space between words).
+  A tournament never has two players of the same name: the second is "already
+  registered", and a pasted list skips it.
+- A near-duplicate (a lookalike): the same letters once case, accents, spacing and
+  punctuation are set aside ("asa öberg" beside "Åsa Öberg", "Per Olof Svensson"
+  beside "Per-Olof Svensson"; invisible characters do not count). They may be two
+  people, so the TD is warned and confirms before the second is registered (or a player
+  renamed into one); the player the TD confirmed carries it (`Player.alike_confirmed`).
+- `same_key` (case, accents and blanks aside) is what the import holds a backup to: two
+  players whose names differ only in case or accents are refused unless all but one of
+  them carry the TD's confirmation.
 """
 
 import unicodedata
@@ -66,7 +71,8 @@ def clean_name(value, *, label, max_length, empty=None):
 
 
 def same_key(name):
-    """Equal for the same name: case, accents, runs of blanks and invisible characters aside."""
+    """Equal for names that differ only in case or accents (runs of blanks and invisible
+    characters aside too)."""
     visible = "".join(" " if c in _FILLERS else c for c in name if unicodedata.category(c) != "Cf")
     # fold() strips the marks that combine with a letter; those that do not (the combining
     # grapheme joiner, variation selectors) draw nothing either.
@@ -97,6 +103,7 @@ class Taken:
 
     def __init__(self, known=()):
         self._same = {}
+        self._case = {}
         self._alike = {}
         for item in known:
             self.add(item)
@@ -107,18 +114,21 @@ class Taken:
         return cls(Known(name, number=number) for number, name in players)
 
     def add(self, known):
-        self._same.setdefault(same_key(known.name), known)
+        self._same.setdefault(known.name, known)
+        self._case.setdefault(same_key(known.name), known)
         self._alike.setdefault(lookalike_key(known.name), known)
 
     def same(self, name):
-        """The name taken that is the same as `name`, or None."""
-        return self._same.get(same_key(name))
+        """The name taken that is the very same as `name` (as kept), or None."""
+        return self._same.get(name)
 
     def alike(self, name):
-        """A name taken that `name` looks like without being the same, or None."""
+        """A name taken that `name` is a near-duplicate of without being the same, or None:
+        one that differs only in case or accents first, else only in spacing or punctuation
+        too."""
         if self.same(name) is not None:
             return None
-        return self._alike.get(lookalike_key(name))
+        return self._case.get(same_key(name)) or self._alike.get(lookalike_key(name))
 
 
 @dataclass(frozen=True)
@@ -128,7 +138,7 @@ class Line:
     name: str
     line: int | None
     same: Known | None  # taken already: skipped
-    alike: Known | None  # a lookalike: registered only when the TD confirms
+    alike: Known | None  # a near-duplicate: registered only when the TD confirms
 
 
 def compare_list(entries, taken):
@@ -148,16 +158,11 @@ def compare_list(entries, taken):
 
 
 def already_registered(name, known):
-    """`name` is the same name as the player `known`'s."""
-    if name == known.name:
-        return _("%(name)s is already registered (no. %(number)d).") % {
-            "name": name,
-            "number": known.number,
-        }
-    return _(
-        "%(typed)s is already registered as %(name)s (no. %(number)d): names that differ "
-        "only in case or accents are the same name."
-    ) % {"typed": name, "name": known.name, "number": known.number}
+    """`name` is the very name of the player `known`."""
+    return _("%(name)s is already registered (no. %(number)d).") % {
+        "name": name,
+        "number": known.number,
+    }
 
 
 def alike_question(name, known):

@@ -126,3 +126,13 @@ def test_the_td_confirms_lookalikes_and_pastes_the_list_again_on_a_phone(
     page.wait_for_url("**/players/?added=1")
     assert "Bo-Ek registered with start number 5." in page.content()
     assert fits_the_phone(page)
+
+    # A name that differs only in case and accents is asked about the same way (issue 17 §5).
+    page.get_by_label("Name", exact=True).fill("anna bérg")
+    page.get_by_role("button", name="Add player").click()
+    page.wait_for_load_state()
+    assert "anna bérg is very like Anna Berg (no. 2). Is this another player?" in page.content()
+    page.get_by_label("Yes, another player: add anna bérg").check()
+    page.get_by_role("button", name="Add player").click()
+    page.wait_for_url("**/players/?added=1")
+    assert "anna bérg registered with start number 6." in page.content()

@@ -162,22 +162,26 @@ def test_player_form_refuses_bad_names(name, message):
     assert errors(form, "name") == [message]
 
 
-SAME = "names that differ only in case or accents are the same name."
-
-
 @pytest.mark.django_db
-def test_player_form_refuses_a_registered_name_whatever_its_case_and_accents(make_tournament):
+def test_player_form_refuses_the_very_name_and_asks_about_a_case_or_accent_variant(
+    make_tournament,
+):
     tournament = make_tournament(["Anna", "åsa"])
-    taken = PlayerForm({"name": "ANNA"}, tournament=tournament)
-    assert not taken.is_valid()
-    assert errors(taken, "name") == [f"ANNA is already registered as Anna (no. 1): {SAME}"]
+    exact = PlayerForm({"name": " Anna "}, tournament=tournament)
+    assert errors(exact, "name") == ["Anna is already registered (no. 1)."]
+    # A near-duplicate is asked about, never refused: it may be another player.
+    recased = PlayerForm({"name": "ANNA"}, tournament=tournament)
+    assert not recased.is_valid()
+    assert errors(recased, "name") == ["ANNA is very like Anna (no. 1). Is this another player?"]
     # Non-ASCII letters fold too (SQLite's iexact would miss this one), and accents go.
     for typed in ("Åsa", "Asa"):
         swedish = PlayerForm({"name": typed}, tournament=tournament)
-        assert not swedish.is_valid()
-        assert errors(swedish, "name") == [f"{typed} is already registered as åsa (no. 2): {SAME}"]
-    exact = PlayerForm({"name": "Anna"}, tournament=tournament)
-    assert errors(exact, "name") == ["Anna is already registered (no. 1)."]
+        assert errors(swedish, "name") == [
+            f"{typed} is very like åsa (no. 2). Is this another player?"
+        ]
+        confirmed = PlayerForm({"name": typed, "confirm": [typed]}, tournament=tournament)
+        assert confirmed.is_valid(), confirmed.errors
+        assert confirmed.service_kwargs() == {"name": typed, "lookalike_confirmed": True}
     assert PlayerForm({"name": "Bo"}, tournament=tournament).is_valid()
 
 
@@ -211,9 +215,11 @@ def test_rename_form_lets_a_player_keep_his_name_but_not_take_another(make_tourn
     recased = RenamePlayerForm({"name": "ANNA"}, player=anna)
     assert recased.is_valid()
     assert recased.cleaned_data["name"] == "ANNA"
-    clash = RenamePlayerForm({"name": "bö"}, player=anna)
+    clash = RenamePlayerForm({"name": "Bo"}, player=anna)
     assert not clash.is_valid()
-    assert errors(clash, "name") == [f"bö is already registered as Bo (no. 2): {SAME}"]
+    assert errors(clash, "name") == ["Bo is already registered (no. 2)."]
+    accented = RenamePlayerForm({"name": "bö"}, player=anna)
+    assert errors(accented, "name") == ["bö is very like Bo (no. 2). Is this another player?"]
     alike = RenamePlayerForm({"name": "B-O"}, player=anna)
     assert errors(alike, "name") == ["B-O is very like Bo (no. 2). Is this another player?"]
     assert str(alike.fields["confirm"].choices[0][1]) == "Yes, another player: rename to B-O"
@@ -224,7 +230,7 @@ def test_rename_form_lets_a_player_keep_his_name_but_not_take_another(make_tourn
 def test_player_list_reports_every_bad_line_with_its_number():
     # Line 2 is blank (skipped), 3 and 4 are the same name (the service skips the second),
     # line 5 is too long, line 6 shows nothing, line 7 turns the text around.
-    form = PlayerListForm({"names": "Anna\n\nåsa\nÅsa\n" + LONG_NAME + "\n\u2800\n\u202eBo"})
+    form = PlayerListForm({"names": "Anna\n\nåsa\n åsa\n" + LONG_NAME + "\n\u2800\n\u202eBo"})
     assert not form.is_valid()
     assert errors(form, "names") == [
         "Line 5 can have at most 80 characters (it has 81).",
@@ -258,9 +264,26 @@ def test_player_list_reports_a_forbidden_character_on_its_line():
 @pytest.mark.django_db
 def test_player_list_leaves_names_already_registered_for_the_service_to_skip(make_tournament):
     tournament = make_tournament(["Anna", "Åsa"])
-    form = PlayerListForm({"names": "Dan\nanna\nASA\nEva"}, tournament=tournament)
+    form = PlayerListForm({"names": "Dan\n Anna \nÅsa\nEva"}, tournament=tournament)
     assert form.is_valid(), form.errors
-    assert form.cleaned_data["names"] == ["Dan", "anna", "ASA", "Eva"]
+    assert form.cleaned_data["names"] == ["Dan", "Anna", "Åsa", "Eva"]
+
+
+@pytest.mark.django_db
+def test_player_list_asks_about_a_case_or_accent_variant_of_a_registered_name(make_tournament):
+    tournament = make_tournament(["Anna", "Åsa Öberg"])
+    asked = PlayerListForm({"names": "Dan\nasa öberg\nANNA"}, tournament=tournament)
+    assert not asked.is_valid()
+    assert errors(asked, "names") == [
+        "Line 2: asa öberg is very like Åsa Öberg (no. 2). Is this another player?",
+        "Line 3: ANNA is very like Anna (no. 1). Is this another player?",
+    ]
+    confirmed = PlayerListForm(
+        {"names": "Dan\nasa öberg\nANNA", "confirm_names": ["asa öberg", "ANNA"]},
+        tournament=tournament,
+    )
+    assert confirmed.is_valid(), confirmed.errors
+    assert confirmed.service_kwargs()["confirmed"] == ["ANNA", "asa öberg"]
 
 
 @pytest.mark.django_db

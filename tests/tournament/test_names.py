@@ -123,13 +123,21 @@ def test_a_lookalike_sets_spacing_and_punctuation_aside_too(name, key):
     assert lookalike_key(name) == key
 
 
-def test_taken_tells_the_same_name_from_a_lookalike():
-    taken = Taken.of_players([(1, "Åsa Öberg"), (2, "Per-Olof Svensson"), (3, "♠")])
-    assert taken.same("asa oberg") == Known("Åsa Öberg", number=1)
-    assert taken.alike("asa oberg") is None  # the same name is not "alike": it is taken
+def test_taken_tells_the_same_name_from_a_near_duplicate():
+    taken = Taken.of_players(
+        [(1, "Åsa Öberg"), (2, "Per-Olof Svensson"), (3, "♠"), (4, "Per Olof"), (5, "per-olof")]
+    )
+    assert taken.same("Åsa Öberg") == Known("Åsa Öberg", number=1)
+    assert taken.alike("Åsa Öberg") is None  # the very same name is not "alike": it is taken
+    # Case and accents aside: a near-duplicate, asked about like a spacing variant.
+    assert taken.same("asa oberg") is None
+    assert taken.alike("asa oberg") == Known("Åsa Öberg", number=1)
+    assert taken.alike("ÅSA ÖBERG") == Known("Åsa Öberg", number=1)
     assert taken.same("Per Olof Svensson") is None
     assert taken.alike("Per Olof Svensson") == Known("Per-Olof Svensson", number=2)
     assert taken.alike("PEROLOF svensson") == Known("Per-Olof Svensson", number=2)
+    # The name that differs only in case or accents is named before a spacing variant.
+    assert taken.alike("PER-OLOF") == Known("per-olof", number=5)
     assert taken.same("Åsa Berg") is None and taken.alike("Åsa Berg") is None
     assert taken.alike("♥") is None
 
@@ -137,12 +145,23 @@ def test_taken_tells_the_same_name_from_a_lookalike():
 def test_a_list_is_compared_with_the_players_and_its_earlier_lines():
     taken = Taken.of_players([(1, "Anna Berg")])
     lines = compare_list(
-        [("anna berg", 1), ("Bo Ek", 2), ("Bo-Ek", 4), ("BO EK", 5), ("AnnaBerg", 6)], taken
+        [
+            ("Anna Berg", 1),
+            ("anna berg", 2),
+            ("Bo Ek", 3),
+            ("Bo-Ek", 4),
+            ("BO EK", 5),
+            ("AnnaBerg", 6),
+            ("Bo Ek", 7),
+        ],
+        taken,
     )
     assert [(line.name, line.same, line.alike) for line in lines] == [
-        ("anna berg", Known("Anna Berg", number=1), None),
+        ("Anna Berg", Known("Anna Berg", number=1), None),  # registered: skipped
+        ("anna berg", None, Known("Anna Berg", number=1)),  # case aside: asked about
         ("Bo Ek", None, None),
-        ("Bo-Ek", None, Known("Bo Ek", line=2)),
-        ("BO EK", Known("Bo Ek", line=2), None),
+        ("Bo-Ek", None, Known("Bo Ek", line=3)),
+        ("BO EK", None, Known("Bo Ek", line=3)),
         ("AnnaBerg", None, Known("Anna Berg", number=1)),
+        ("Bo Ek", Known("Bo Ek", line=3), None),  # higher up in the list: skipped
     ]

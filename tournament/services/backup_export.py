@@ -185,6 +185,7 @@ def export_tournament(tournament):
                 "registered_at": _time(player.registered_at),
                 "withdrawn_at": _time(player.withdrawn_at),
                 "disqualified": player.disqualified,
+                "alike_confirmed": player.alike_confirmed,
             }
             for player in Player.objects.filter(tournament=tournament).order_by("number")
         ],

@@ -108,6 +108,7 @@ class _Writer:
                 name=item["name"],
                 withdrawn_at=item["withdrawn_at"],
                 disqualified=item["disqualified"],
+                alike_confirmed=bool(item["alike_confirmed"]),  # None: an older backup
             )
             self.stamp(player, "registered_at", item["registered_at"])
             rows.append(player)

@@ -8,7 +8,8 @@ text within its length and free of control characters, booleans strictly
 `true`/`false`, times with their UTC offset) and that the file agrees with
 itself (numbering without gaps, one current draw per level, every reference to a
 player, seat or table found) and holds nothing the services never make (two players
-of the same name, a withdrawn player seated, a correction or a redone draw without a
+of the same name, two whose names differ only in case or accents without the TD's
+confirmation, a withdrawn player seated, a correction or a redone draw without a
 reason). It returns a copy with times as datetimes and
 submission keys as UUIDs, for `backup_import` to write without checking again.
 
@@ -615,7 +616,10 @@ def schema():
                         "registered_at": Time(),
                         "withdrawn_at": Time(null=True),
                         "disqualified": Bool(),
-                    }
+                        "alike_confirmed": Bool(),
+                    },
+                    # Backups written before the field existed: no confirmation (false).
+                    optional=("alike_confirmed",),
                 )
             ),
             "levels": ListOf(level),
@@ -707,21 +711,32 @@ class _Structure:
         self.withdrawn = set()  # player numbers
 
     @staticmethod
-    def _new_name(names, name, where):
-        """No two players of the same name (tournament/names.py): the services refuse them."""
-        key = same_key(name)
-        if key not in names:
-            names[key] = (where, name)
-            return
-        other, other_name = names[key]
-        if other_name == name:
+    def _new_name(names, name, where, confirmed):
+        """No two players of the same name, and no two whose names differ only in case or
+        accents unless the TD confirmed them as two players (tournament/names.py).
+
+        The services refuse the same name, and give a near-duplicate only with the TD's
+        confirmation, which the player registered (or renamed) into it carries: so of the
+        players whose names differ only in case or accents, all but one carry it.
+        """
+        group = names.setdefault(same_key(name), {"names": {}, "unconfirmed": None})
+        if name in group["names"]:
             raise InvalidEntry(
-                _("%(where)s repeats the name of %(other)s.") % {"where": where, "other": other}
+                _("%(where)s repeats the name of %(other)s.")
+                % {"where": where, "other": group["names"][name]}
             )
+        group["names"][name] = where
+        if confirmed:
+            return
+        if group["unconfirmed"] is None:
+            group["unconfirmed"] = (where, name)
+            return
+        other, other_name = group["unconfirmed"]
         raise InvalidEntry(
             _(
-                "%(where)s %(name)s is the same name as %(other)s %(other_name)s: names that "
-                "differ only in case or accents are the same name."
+                "%(where)s %(name)s differs from %(other)s %(other_name)s only in case or "
+                "accents, and neither carries the TD's confirmation that they are two players "
+                "(alike_confirmed)."
             )
             % {
                 "where": where,
@@ -733,7 +748,7 @@ class _Structure:
 
     def check(self):
         data = self.data
-        names = {}  # same_key -> (path, name)
+        names = {}  # same_key -> {"names": {name: path}, "unconfirmed": (path, name)}
         for index, player in enumerate(data["players"]):
             where = f"players[{index}]"
             if player["number"] in self.players:
@@ -741,7 +756,7 @@ class _Structure:
                     _("%(where)s repeats start number %(number)d.")
                     % {"where": f"{where}.number", "number": player["number"]}
                 )
-            self._new_name(names, player["name"], f"{where}.name")
+            self._new_name(names, player["name"], f"{where}.name", player["alike_confirmed"])
             self.players.add(player["number"])
             if player["withdrawn_at"] is not None:
                 self.withdrawn.add(player["number"])

@@ -140,7 +140,8 @@ def taken_names(tournament, exclude=None):
 
 
 def _check_new_name(name, taken, *, lookalike_confirmed):
-    """The same name as one taken is refused; a lookalike needs the TD's confirmation.
+    """The same name as one taken is refused; a near-duplicate (one that differs only in
+    case, accents, spacing or punctuation) needs the TD's confirmation.
 
     Returns the lookalike the TD confirmed, or None.
     """
@@ -165,7 +166,9 @@ def _next_number(tournament):
 def _create(tournament, actor, name, number, alike):
     try:
         with transaction.atomic():
-            player = Player.objects.create(tournament=tournament, number=number, name=name)
+            player = Player.objects.create(
+                tournament=tournament, number=number, name=name, alike_confirmed=alike is not None
+            )
     except IntegrityError as exc:
         raise InvalidEntry(_("%(name)s is already registered.") % {"name": name}) from exc
     audit.record(
@@ -185,8 +188,9 @@ def _confirmed(alike):
 
 @transaction.atomic
 def register_player(*, tournament, actor, name, lookalike_confirmed=False):
-    """Register one player. A lookalike of a registered name (see tournament/names.py)
-    needs `lookalike_confirmed`: the TD has said they are two players."""
+    """Register one player. A near-duplicate of a registered name (tournament/names.py)
+    needs `lookalike_confirmed`: the TD has said they are two players, and the new player
+    carries it (`alike_confirmed`)."""
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     name = clean_player_name(name)
     lookalike_confirmed = clean_bool(lookalike_confirmed, label=_("The confirmation"))
@@ -237,10 +241,11 @@ def _clean_confirmed(confirmed):
 def register_players(*, tournament, actor, names, confirmed=()):
     """Register a pasted list, all or nothing, in its order.
 
-    A name already registered, or already earlier in the list (the same name, see
+    A name already registered, or already earlier in the list (the very same name, see
     tournament/names.py), is skipped and reported, not refused: an updated sign-up list
-    can be pasted again. A lookalike is registered only when its name is in `confirmed`
-    (the TD has said they are two players); otherwise nothing is registered.
+    can be pasted again. A near-duplicate (a name that differs only in case, accents,
+    spacing or punctuation) is registered only when its name is in `confirmed` (the TD
+    has said they are two players); otherwise nothing is registered.
     """
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     names = _clean_names(names)
@@ -290,7 +295,9 @@ def withdraw_player(*, player, actor):
 def rename_player(*, player, actor, name, lookalike_confirmed=False):
     """Correct a player's name (a typo at registration); the old name stays in the audit.
 
-    The new name is held to the rules of a new player's (`register_player`).
+    The new name is held to the rules of a new player's (`register_player`); the player
+    carries the TD's confirmation (`alike_confirmed`) only while his name is a confirmed
+    near-duplicate.
     """
     player = saved(player, Player, label=_("The player"))
     tournament = lock_tournament(player.tournament)
@@ -304,9 +311,10 @@ def rename_player(*, player, actor, name, lookalike_confirmed=False):
     )
     before = player.name
     player.name = name
+    player.alike_confirmed = alike is not None
     try:
         with transaction.atomic():
-            player.save(update_fields=["name"])
+            player.save(update_fields=["name", "alike_confirmed"])
     except IntegrityError as exc:
         raise InvalidEntry(_("%(name)s is already registered.") % {"name": name}) from exc
     touch_tournament(tournament)

@@ -486,15 +486,68 @@ def test_a_withdrawn_player_seated_in_a_level(in_play):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("other", ["ÄNNA BERG", "anna  berg", "Anna Bérg"])
-def test_two_players_whose_names_differ_only_by_case_or_accents(in_play, other):
+@pytest.mark.parametrize("flag", ["absent", False])
+def test_two_players_whose_names_differ_only_by_case_or_accents(in_play, other, flag):
+    """Issue 17 §9: the services give such a pair only with the TD's confirmation, carried
+    by the player confirmed; a backup without it (hand-written, or older) is refused."""
     data = copy.deepcopy(in_play)
     assert data["players"][0]["name"] == "Anna Berg"  # tournament/autoplay.py's first name
     data["players"][3]["name"] = other
+    for player in data["players"]:
+        if flag == "absent":
+            del player["alike_confirmed"]
+        else:
+            assert player["alike_confirmed"] is flag
     refused(
         as_bytes(data),
-        f'players[3].name "{other}" is the same name as players[0].name "Anna Berg": names '
-        "that differ only in case or accents are the same name.",
+        f'players[3].name "{other}" differs from players[0].name "Anna Berg" only in case or '
+        "accents, and neither carries the TD's confirmation that they are two players "
+        "(alike_confirmed).",
     )
+
+
+@pytest.mark.django_db
+def test_the_same_name_twice_is_refused_even_when_confirmed(in_play):
+    data = copy.deepcopy(in_play)
+    data["players"][3]["name"] = "Anna Berg"
+    data["players"][3]["alike_confirmed"] = True
+    refused(as_bytes(data), "players[3].name repeats the name of players[0].name.")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("confirmed", [3, 0])  # registered so, or renamed into the pair
+def test_two_such_players_one_of_them_confirmed_are_imported(in_play, confirmed):
+    data = copy.deepcopy(in_play)
+    data["players"][3]["name"] = "anna bérg"
+    data["players"][confirmed]["alike_confirmed"] = True
+    restored = backup.import_backup(as_bytes(data))
+    assert list(restored.players.filter(alike_confirmed=True).values_list("number", flat=True)) == [
+        data["players"][confirmed]["number"]
+    ]
+    assert restored.players.get(number=data["players"][3]["number"]).name == "anna bérg"
+
+
+@pytest.mark.django_db
+def test_of_three_such_players_two_must_carry_the_confirmation(in_play):
+    data = copy.deepcopy(in_play)
+    data["players"][3]["name"] = "ANNA BERG"
+    data["players"][3]["alike_confirmed"] = True
+    data["players"][5]["name"] = "anna berg"
+    refused(
+        as_bytes(data),
+        'players[5].name "anna berg" differs from players[0].name "Anna Berg" only in case or '
+        "accents, and neither carries the TD's confirmation that they are two players "
+        "(alike_confirmed).",
+    )
+
+
+@pytest.mark.django_db
+def test_a_backup_from_before_the_confirmation_is_imported_without_it(in_play):
+    data = copy.deepcopy(in_play)
+    for player in data["players"]:
+        del player["alike_confirmed"]
+    restored = backup.import_backup(as_bytes(data))
+    assert not restored.players.filter(alike_confirmed=True).exists()
 
 
 @pytest.mark.django_db

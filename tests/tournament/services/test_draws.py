@@ -89,7 +89,7 @@ def test_a_draw_needs_two_players(make_tournament, td_user):
 def test_duplicate_and_empty_player_names_are_refused(make_tournament, td_user):
     tournament = make_tournament(["Anna"])
     with pytest.raises(InvalidEntry, match="already registered"):
-        registration.register_player(tournament=tournament, actor=td_user, name=" anna ")
+        registration.register_player(tournament=tournament, actor=td_user, name=" Anna ")
     with pytest.raises(InvalidEntry, match="needs a name"):
         registration.register_player(tournament=tournament, actor=td_user, name="  ")
 

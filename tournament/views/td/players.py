@@ -1,9 +1,9 @@
 """TD pages: the players of a tournament.
 
 Add one, paste a list (all or none; names already registered are skipped), rename,
-withdraw (with a confirmation). A name very like a registered one is asked about first
-(tournament/names.py). Adding and withdrawing close at the first draw; a name can always
-be corrected.
+withdraw (with a confirmation). A near-duplicate of a registered name (the same letters but
+for case, accents, spacing or punctuation) is asked about first (tournament/names.py).
+Adding and withdrawing close at the first draw; a name can always be corrected.
 """
 
 from django.contrib import messages
@@ -182,11 +182,8 @@ def _report_list(request, done):
 
 
 def _as_registered(line):
-    """A skipped name, with the registered one it is (when it is spelled differently)."""
-    params = {"typed": line.name, "name": line.same.name, "number": line.same.number}
-    if line.name == line.same.name:
-        return _("%(name)s (no. %(number)d)") % params
-    return _("%(typed)s (as %(name)s, no. %(number)d)") % params
+    """A skipped name, with the start number of the player who has it."""
+    return _("%(name)s (no. %(number)d)") % {"name": line.same.name, "number": line.same.number}
 
 
 def _player(tournament, player_id):

@@ -1,0 +1,26 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    """The TD's confirmation that a player with a near-duplicate name is another player.
+
+    Players registered before this step keep False (a lookalike confirmed then is in the
+    audit log only): none of them is a case or accent variant of another, such names were
+    refused then, so the import's check of such names holds for every backup.
+    """
+
+    dependencies = [("tournament", "0012_released_draws")]
+
+    operations = [
+        migrations.AddField(
+            model_name="player",
+            name="alike_confirmed",
+            field=models.BooleanField(
+                default=False,
+                help_text=(
+                    "The TD confirmed that this player is not the one whose name his is very like."
+                ),
+                verbose_name="confirmed as another player",
+            ),
+        ),
+    ]

@@ -29,9 +29,14 @@ class TournamentRow:
 _STATE_ORDER = {"running": 0, "registration": 1, "finished": 2}
 
 
-def td_tournament_list():
+def td_tournament_list(*, released_only=False):
     """Every tournament for the TD: running first, then not started, then finished,
     newest first within each; with players, current level and its tables: 2 queries.
+
+    `released_only` (the players' home page, issue 19 §5): a level whose current draw the
+    TD has not released is not counted, as on the public tournament page: the row shows
+    the level before it and that level's tables (or, before any released draw, the
+    tournament as not started).
     """
     from django.db.models import Count, Max, Q
 
@@ -42,24 +47,26 @@ def td_tournament_list():
         .annotate(count=Count("pk"))
         .values("count")
     )
-    levels = (
-        Level.objects.filter(tournament=OuterRef("pk"))
-        .order_by()
-        .values("tournament")
-        .annotate(top=Max("number"))
-        .values("top")
-    )
+    levels = Level.objects.filter(tournament=OuterRef("pk"))
+    if released_only:
+        levels = levels.filter(draws__superseded_at__isnull=True, draws__released_at__isnull=False)
+    levels = levels.order_by().values("tournament").annotate(top=Max("number")).values("top")
     tournaments = list(
         Tournament.objects.select_related("champion")
         .annotate(player_count=Coalesce(Subquery(players), 0), level_number=Subquery(levels))
         .order_by("-created_at", "-id")
     )
+    # Tables per level: of the open level for the TD; of every released level for the
+    # players (the one shown may be closed, its next one held). Each row keeps its level's.
+    tables = Table.objects.current()
+    if released_only:
+        tables = tables.filter(draw__released_at__isnull=False)
+    else:
+        tables = tables.filter(level__closed_at__isnull=True)
     counts = {
-        row["level__tournament_id"]: row
-        for row in Table.objects.current()
-        .filter(level__closed_at__isnull=True)
-        .order_by()
-        .values("level__tournament_id")
+        (row["level__tournament_id"], row["level__number"]): row
+        for row in tables.order_by()
+        .values("level__tournament_id", "level__number")
         .annotate(total=Count("pk"), over=Count("pk", filter=Q(is_over=True)))
     }
     rows = []
@@ -70,7 +77,7 @@ def td_tournament_list():
             state = "registration"
         else:
             state = "running"
-        tables = counts.get(tournament.pk, {})
+        tables = counts.get((tournament.pk, tournament.level_number), {})
         rows.append(
             TournamentRow(
                 tournament=tournament,

@@ -57,6 +57,7 @@ def public_urls(tournament):
     """Every public page of the tournament (phones and big screen), one per player."""
     t = tournament.pk
     urls = [
+        reverse("public:home"),
         reverse("public:tournament", args=[t]),
         reverse("public:tournament", args=[t]) + "?level=2",
         reverse("public:standings", args=[t]),
@@ -298,3 +299,45 @@ def test_the_level_page_and_dashboard_offer_no_print_while_held(
         shown = td_client.get(url)
         assert waits not in text(shown), url
         assert all(f'href="{p}"' in shown.content.decode() for p in prints), url
+
+
+@pytest.mark.parametrize(
+    "language, shows, held_words",
+    [
+        ("en", "in play: level 1, 2 of 2 tables finished", "level 2"),
+        ("sv", "pågår: nivå 1, 2 av 2 bord klara", "nivå 2"),
+    ],
+)
+def test_the_home_page_counts_only_released_levels(
+    client, make_tournament, td_user, django_assert_num_queries, language, shows, held_words
+):
+    """Level 2 held: the home page shows level 1 (both its tables finished), as the
+    tournament page does, in the same 2 queries; released, level 2 and its one table."""
+    tournament, level2, _final, _winners = second_level(make_tournament, td_user, at_once=False)
+    client.cookies["django_language"] = language
+    with django_assert_num_queries(2):
+        page = text(client.get(reverse("public:home")))
+    assert shows in page and held_words not in page.lower()
+    draws.release_draw(level=level2, actor=td_user)
+    with django_assert_num_queries(2):
+        page = text(client.get(reverse("public:home")))
+    assert held_words in page.lower()
+    assert ("0 of 1 table finished" if language == "en" else "0 av 1 bord klart") in page
+
+
+def test_the_tds_list_still_shows_the_held_level(td_client, make_tournament, td_user):
+    tournament, _level2, _final, _winners = second_level(make_tournament, td_user, at_once=False)
+    rows = {row.tournament.pk: row for row in selectors.td_tournament_list()}
+    assert (rows[tournament.pk].level, rows[tournament.pk].tables_total) == (2, 1)
+    public = {row.tournament.pk: row for row in selectors.td_tournament_list(released_only=True)}
+    row = public[tournament.pk]
+    assert (row.state, row.level, row.tables_over, row.tables_total) == ("running", 1, 2, 2)
+
+
+def test_a_held_first_draw_is_not_started_on_the_home_page(client, make_tournament, td_user):
+    """Before any released draw the players' home shows the tournament as not started, as
+    its page says "No draw yet"."""
+    tournament = make_tournament(NAMES, release_draws_at_once=False)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="rel")
+    page = text(client.get(reverse("public:home")))
+    assert "registration open, 4 players" in page and "level 1" not in page.lower()

@@ -48,8 +48,10 @@ language = csrf_exempt(set_language)
 
 
 def home(request):
-    """Every tournament, running ones first, each linking to its page: 2 queries."""
-    return render(request, TEMPLATES + "home.html", {"rows": selectors.td_tournament_list()})
+    """Every tournament, running ones first, each linking to its page: 2 queries. A held
+    draw's level is not counted (issue 19 §5): a row shows the level the players see."""
+    rows = selectors.td_tournament_list(released_only=True)
+    return render(request, TEMPLATES + "home.html", {"rows": rows})
 
 
 def _level_number(request):

@@ -5,8 +5,11 @@ One command, run again every morning of the event:
 1. keeps its state in `var/` beside the code (never in git): the secret key, made once;
    the SQLite database (WAL mode, see config/settings.py) unless DATABASE_URL is set; the
    automatic backups; the TD's login, made once;
-2. finds the laptop's addresses on the local network, which become the allowed hosts, and
-   the first of them the public address that every printed link and QR code uses;
+2. finds the laptop's addresses on the local network, which become the allowed hosts (with
+   the TD's own DJANGO_ALLOWED_HOSTS and DJANGO_PUBLIC_URL's host), and the one phones use:
+   VENUE_ADDRESS if set, else the one of the interface that holds the default route (virtual
+   bridges such as docker0 left out); it is the public address that every printed link and
+   QR code uses, unless DJANGO_PUBLIC_URL names another;
 3. migrates, collects the static files (whitenoise serves them), makes the TD login;
 4. prints the address phones use, its QR code and the TD login, then runs gunicorn on all
    of the laptop's addresses (DEBUG off, plain HTTP: the venue Wi-Fi has no certificate).
@@ -23,31 +26,68 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TD_USERNAME = "td"
 
 
-def lan_addresses():
-    """The laptop's IPv4 addresses on its networks (Wi-Fi, cable, its own hotspot), private
-    ones first: the addresses phones in the room can reach. Loopback and link-local ones
-    (169.254.x.x, no DHCP answered) are left out."""
+# Interfaces no phone in the room reaches: loopback and the virtual bridges of containers
+# and virtual machines (Docker, libvirt, VirtualBox), whose private addresses look like a LAN's.
+VIRTUAL = ("lo", "docker", "br-", "veth", "virbr", "vboxnet")
+
+
+def interface_addresses():
+    """(interface name, IPv4 address) of every interface that is up."""
     import psutil
 
-    found = []
     stats = psutil.net_if_stats()
-    for name, addresses in psutil.net_if_addrs().items():
-        if name in stats and not stats[name].isup:
+    return [
+        (name, address.address)
+        for name, addresses in psutil.net_if_addrs().items()
+        if name not in stats or stats[name].isup
+        for address in addresses
+        if address.family == socket.AF_INET
+    ]
+
+
+def default_route_address():
+    """The laptop's address on the interface that holds the default route, or None. A UDP
+    socket's connect() only picks the route (nothing is sent): its own address is that
+    interface's."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed by the default route
+            return probe.getsockname()[0]
+    except OSError:
+        return None  # no default route (a hotspot of its own, no network at all)
+
+
+def choose_addresses(interfaces, default=None, chosen=""):
+    """The addresses phones can reach, the one to print first: `chosen` (VENUE_ADDRESS) if
+    given, then `default` (the default route's), then private ones before others.
+    Loopback, link-local (169.254.x.x, no DHCP answered) and virtual bridges are left out."""
+    found = []
+    for name, address in interfaces:
+        ip = ipaddress.ip_address(address)
+        if name.startswith(VIRTUAL) or ip.is_loopback or ip.is_link_local or ip.is_unspecified:
             continue
-        for address in addresses:
-            if address.family != socket.AF_INET:
-                continue
-            ip = ipaddress.ip_address(address.address)
-            if ip.is_loopback or ip.is_link_local or ip.is_unspecified:
-                continue
-            found.append(ip)
-    found.sort(key=lambda ip: (not ip.is_private, ip))
-    return [str(ip) for ip in dict.fromkeys(found)]
+        found.append(ip)
+    found.sort(key=lambda ip: (str(ip) != default, not ip.is_private, ip))
+    addresses = [str(ip) for ip in found]
+    if chosen:
+        addresses.insert(0, chosen)
+    return list(dict.fromkeys(addresses))
+
+
+def lan_addresses(environ=os.environ):
+    """The laptop's IPv4 addresses on its networks (Wi-Fi, cable, its own hotspot), the one
+    phones should use first (see `choose_addresses`)."""
+    return choose_addresses(
+        interface_addresses(),
+        default_route_address(),
+        environ.get("VENUE_ADDRESS", "").strip(),
+    )
 
 
 def kept_secret(path, make):
@@ -68,16 +108,26 @@ def venue_environment(var_dir, port, addresses, environ):
     plain HTTP: no certificate for a laptop's address)."""
     env = dict(environ)
     public_host = addresses[0] if addresses else "127.0.0.1"
-    hosts = [*addresses, "127.0.0.1", "localhost", socket.gethostname()]
-    hosts.append(socket.gethostname().split(".")[0] + ".local")
+    public = environ.get("DJANGO_PUBLIC_URL", "").strip().rstrip("/") or (
+        f"http://{public_host}:{port}"
+    )
+    # The TD's own hosts and the public address's host are kept: a phone opening
+    # DJANGO_PUBLIC_URL=http://pofc.lan:8000 sends Host: pofc.lan:8000.
+    given = [h.strip() for h in environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()]
+    hosts = [*given, *addresses, urlsplit(public).hostname, "127.0.0.1", "localhost"]
+    hosts += [socket.gethostname(), socket.gethostname().split(".")[0] + ".local"]
+    origins = environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
+    origin = urlsplit(public)
+    origins = [o.strip() for o in [*origins, f"{origin.scheme}://{origin.netloc}"] if o.strip()]
     env.update(
         {
             "DJANGO_DEBUG": "0",
             "DJANGO_SECRET_KEY": kept_secret(
                 var_dir / "secret_key", lambda: secrets.token_urlsafe(50)
             ),
-            "DJANGO_ALLOWED_HOSTS": ",".join(dict.fromkeys(hosts)),
-            "DJANGO_PUBLIC_URL": environ.get("DJANGO_PUBLIC_URL") or f"http://{public_host}:{port}",
+            "DJANGO_ALLOWED_HOSTS": ",".join(dict.fromkeys(h for h in hosts if h)),
+            "DJANGO_CSRF_TRUSTED_ORIGINS": ",".join(dict.fromkeys(origins)),
+            "DJANGO_PUBLIC_URL": public,
             "DJANGO_SECURE_SSL_REDIRECT": "0",
             "DJANGO_SECURE_COOKIES": "0",
             "DJANGO_HSTS_SECONDS": "0",
@@ -108,7 +158,15 @@ def ensure_td_login(env, var_dir):
     return password if kept.stdout.strip() == "current" else None
 
 
-def banner(public_url, password):
+def alternatives(public_url, addresses, port):
+    """The laptop's addresses other than the printed one, as links."""
+    links = [f"http://{address}:{port}/" for address in addresses]
+    return [link for link in links if link != public_url + "/"]
+
+
+def banner(public_url, password, others=()):
+    """What `make venue` prints: the address phones open and its QR code, the laptop's other
+    addresses (should phones not reach that one), the TD login."""
     import segno
 
     lines = [
@@ -122,6 +180,9 @@ def banner(public_url, password):
     drawing = io.StringIO()
     qr.terminal(out=drawing, compact=True, border=2)
     text += drawing.getvalue()
+    if others:
+        text += "  Not reachable? This laptop's other addresses: " + ", ".join(others) + "\n"
+        text += "  (VENUE_ADDRESS=<one of them> make venue prints and uses that one)\n"
     said = f"password '{password}'" if password else "the password you set"
     text += (
         f"  TD login: {public_url}/accounts/login/  username '{TD_USERNAME}', {said}\n"
@@ -150,7 +211,8 @@ def main(argv=None):
             "hotspot)? Serving on this laptop only for now.",
             file=sys.stderr,
         )
-    print(banner(env["DJANGO_PUBLIC_URL"], password), flush=True)
+    public = env["DJANGO_PUBLIC_URL"]
+    print(banner(public, password, alternatives(public, addresses, args.port)), flush=True)
     gunicorn = [
         sys.executable,
         "-m",

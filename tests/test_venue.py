@@ -19,7 +19,16 @@ from pathlib import Path
 import pytest
 import requests
 
-from config.venue import lan_addresses, venue_environment
+from config import venue as venue_module
+from config.venue import (
+    alternatives,
+    banner,
+    choose_addresses,
+    ensure_td_login,
+    lan_addresses,
+    manage,
+    venue_environment,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,12 +39,26 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def start_venue(var_dir, port):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+def clean_environ():
+    """This machine's environment without the test run's settings (nor a VENUE_ADDRESS)."""
+    prefixes = ("DJANGO_", "DATABASE_URL", "VENUE_")
+    return {k: v for k, v in os.environ.items() if not k.startswith(prefixes)}
+
+
+@pytest.fixture(scope="module")
+def address():
+    """The laptop's network address phones use; a machine with none skips the test."""
+    found = lan_addresses({})
+    if not found:
+        pytest.skip("this machine has no network address but loopback")
+    return found[0]
+
+
+def start_venue(var_dir, port, **environ):
     process = subprocess.Popen(
         [sys.executable, "-m", "config.venue", "--port", str(port), "--workers", "2"],
         cwd=ROOT,
-        env={**env, "VENUE_DIR": str(var_dir)},
+        env={**clean_environ(), "VENUE_DIR": str(var_dir), **environ},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -71,7 +94,7 @@ def stop(process):
 
 
 @pytest.fixture(scope="module")
-def venue(tmp_path_factory):
+def venue(tmp_path_factory, address):
     var_dir = tmp_path_factory.mktemp("venue-var")
     port = free_port()
     process, banner = start_venue(var_dir, port)
@@ -79,20 +102,20 @@ def venue(tmp_path_factory):
     stop(process)
 
 
-def as_phone(port, path, **kwargs):
-    """A request from a phone in the room: to the laptop's network address, sent over loopback."""
-    address = lan_addresses()[0]
-    headers = {"Host": f"{address}:{port}", **kwargs.pop("headers", {})}
+def as_phone(port, path, host=None, **kwargs):
+    """A request from a phone in the room: to the laptop's network address (or `host`), sent
+    over loopback."""
+    host = host or f"{lan_addresses({})[0]}:{port}"
+    headers = {"Host": host, **kwargs.pop("headers", {})}
     return requests.get(f"http://127.0.0.1:{port}{path}", headers=headers, timeout=10, **kwargs)
 
 
-def test_the_banner_gives_the_address_phones_use_its_qr_code_and_the_td_login(venue):
-    var_dir, port, banner = venue
-    address = lan_addresses()[0]
-    assert f"open http://{address}:{port}/" in banner
-    assert re.search(r"[█▀▄]{10}", banner), "a QR code drawn in the terminal"
+def test_the_banner_gives_the_address_phones_use_its_qr_code_and_the_td_login(venue, address):
+    var_dir, port, printed = venue
+    assert f"open http://{address}:{port}/" in printed
+    assert re.search(r"[█▀▄]{10}", printed), "a QR code drawn in the terminal"
     password = (var_dir / "td_password").read_text().strip()
-    assert f"username 'td', password '{password}'" in banner
+    assert f"username 'td', password '{password}'" in printed
 
 
 def test_phones_reach_it_by_the_laptops_address_with_debug_off(venue):
@@ -110,18 +133,24 @@ def test_phones_reach_it_by_the_laptops_address_with_debug_off(venue):
     assert stranger.status_code == 400  # only the laptop's own names are allowed hosts
 
 
-def test_the_td_logs_in_with_the_printed_password_and_links_use_the_public_address(venue):
+def test_the_td_logs_in_with_the_printed_password_and_links_use_the_public_address(venue, address):
     var_dir, port, _ = venue
-    address = lan_addresses()[0]
+    # A tournament in play, made in the venue's own database.
+    env = venue_environment(var_dir, port, lan_addresses({}), clean_environ())
+    made = ["--players", "6", "--seed", "cup", "--name", "Cup", "--stop-after-level", "0"]
+    manage(env, "simulate_tournament", *made, capture=True)
+    with sqlite3.connect(var_dir / "venue.sqlite3") as db:
+        (cup,) = db.execute("SELECT id FROM tournament_tournament WHERE name = 'Cup'").fetchone()
     session = requests.Session()
-    headers = {"Host": f"{address}:{port}"}
+    # The TD's own browser, on the laptop itself: links must not be built from its host.
+    headers = {"Host": f"127.0.0.1:{port}"}
     form = session.get(f"http://127.0.0.1:{port}/accounts/login/", headers=headers, timeout=10)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text).group(1)
     password = (var_dir / "td_password").read_text().strip()
     logged_in = session.post(
         f"http://127.0.0.1:{port}/accounts/login/",
         data={"username": "td", "password": password, "csrfmiddlewaretoken": token},
-        headers={**headers, "Referer": f"http://{address}:{port}/accounts/login/"},
+        headers={**headers, "Referer": f"http://127.0.0.1:{port}/accounts/login/"},
         timeout=10,
         allow_redirects=False,
     )
@@ -129,6 +158,14 @@ def test_the_td_logs_in_with_the_printed_password_and_links_use_the_public_addre
     dashboard = session.get(f"http://127.0.0.1:{port}/td/", headers=headers, timeout=10)
     assert dashboard.status_code == 200
     assert "Log out" in dashboard.text or "Logga ut" in dashboard.text
+    cards = session.get(
+        f"http://127.0.0.1:{port}/td/{cup}/levels/1/cards/", headers=headers, timeout=10
+    )
+    assert cards.status_code == 200
+    # Each card prints where a revisor types the table's code, and its QR code's link.
+    links = re.findall(r"https?://[^\s\"'<]+", cards.text)
+    assert f"http://{address}:{port}/r/" in links, links
+    assert not [link for link in links if "127.0.0.1" in link or "localhost" in link], links
 
 
 def test_state_is_kept_in_var_the_secret_readable_by_the_owner_alone(venue):
@@ -140,7 +177,32 @@ def test_state_is_kept_in_var_the_secret_readable_by_the_owner_alone(venue):
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
-def test_a_second_start_keeps_the_secret_and_the_password(tmp_path):
+def test_started_again_with_a_public_name_it_keeps_the_password_and_serves_that_name(
+    venue, address
+):
+    """`make venue` again on the same var/, the TD having named the laptop in the room's DNS
+    (DJANGO_PUBLIC_URL) and added a host of their own (DJANGO_ALLOWED_HOSTS): the phones
+    opening that name are served, and the TD's password is the one printed the first time."""
+    var_dir, first_port, first_banner = venue
+    port = free_port()
+    public = f"http://pofc.lan:{port}"
+    process, printed = start_venue(
+        var_dir, port, DJANGO_PUBLIC_URL=public, DJANGO_ALLOWED_HOSTS="td-laptop.example"
+    )
+    try:
+        password = (var_dir / "td_password").read_text().strip()
+        assert f"password '{password}'" in first_banner
+        assert f"password '{password}'" in printed  # the same login across the restart
+        assert f"open {public}/" in printed
+        assert f"other addresses: http://{address}:{port}/" in printed
+        for host in (f"pofc.lan:{port}", "td-laptop.example", f"{address}:{port}"):
+            assert as_phone(port, "/", host=host).status_code == 200, host
+        assert as_phone(port, "/", host="evil.example").status_code == 400
+    finally:
+        stop(process)
+
+
+def test_a_second_start_keeps_the_secret(tmp_path):
     env = venue_environment(tmp_path, 8123, ["192.168.1.20"], {})
     again = venue_environment(tmp_path, 8123, ["192.168.1.20"], {})
     assert env["DJANGO_SECRET_KEY"] == again["DJANGO_SECRET_KEY"]
@@ -151,8 +213,79 @@ def test_a_second_start_keeps_the_secret_and_the_password(tmp_path):
     assert hosts[:3] == ["192.168.1.20", "127.0.0.1", "localhost"]
 
 
+def test_the_td_password_is_made_once_and_a_changed_one_is_never_reset(tmp_path):
+    env = venue_environment(tmp_path, 8123, ["192.168.1.20"], clean_environ())
+    manage(env, "migrate", "--noinput", "-v", "0")
+    first = ensure_td_login(env, tmp_path)
+    assert first and first == (tmp_path / "td_password").read_text().strip()
+    again = venue_environment(tmp_path, 8123, ["192.168.1.20"], clean_environ())
+    assert ensure_td_login(again, tmp_path) == first  # a restart prints the same password
+    # The TD changed it in the app: the kept one no longer opens the login, and nothing
+    # resets it; the banner then says "the password you set".
+    (tmp_path / "td_password").write_text("not-the-password\n", encoding="utf-8")
+    assert ensure_td_login(again, tmp_path) is None
+    assert "the password you set" in banner("http://192.168.1.20:8123", None)
+
+
+def test_a_public_address_and_the_tds_own_hosts_are_allowed_hosts(tmp_path):
+    given = {
+        "DJANGO_PUBLIC_URL": "http://pofc.lan:8000/",
+        "DJANGO_ALLOWED_HOSTS": "td-laptop.example, sm.example.se",
+    }
+    env = venue_environment(tmp_path, 8000, ["192.168.1.20"], given)
+    hosts = env["DJANGO_ALLOWED_HOSTS"].split(",")
+    assert hosts[:4] == ["td-laptop.example", "sm.example.se", "192.168.1.20", "pofc.lan"]
+    assert env["DJANGO_PUBLIC_URL"] == "http://pofc.lan:8000"
+    assert env["DJANGO_CSRF_TRUSTED_ORIGINS"] == "http://pofc.lan:8000"
+
+
 def test_postgresql_and_a_chosen_public_address_are_kept(tmp_path):
     given = {"DATABASE_URL": "postgres://u@db/ofc", "DJANGO_PUBLIC_URL": "https://sm.example.se"}
     env = venue_environment(tmp_path, 8000, ["10.0.0.5"], given)
     assert env["DATABASE_URL"] == "postgres://u@db/ofc"
     assert env["DJANGO_PUBLIC_URL"] == "https://sm.example.se"
+    assert "sm.example.se" in env["DJANGO_ALLOWED_HOSTS"].split(",")
+
+
+# ---------------------------------------------------------------- which address is printed
+
+LAPTOP = [
+    ("lo", "127.0.0.1"),
+    ("docker0", "172.17.0.1"),
+    ("br-3f2a9c", "172.18.0.1"),
+    ("veth12ab", "172.17.0.2"),
+    ("virbr0", "192.168.122.1"),
+    ("vboxnet0", "192.168.56.1"),
+    ("eth0", "169.254.10.1"),  # cable in, no DHCP answered
+    ("wlan0", "192.168.1.20"),
+    ("tun0", "10.8.0.6"),  # a VPN
+]
+
+
+def test_the_default_routes_address_comes_first_and_virtual_bridges_never():
+    assert choose_addresses(LAPTOP, default="192.168.1.20") == ["192.168.1.20", "10.8.0.6"]
+    # No default route (the laptop's own hotspot): private addresses, in order.
+    assert choose_addresses(LAPTOP) == ["10.8.0.6", "192.168.1.20"]
+
+
+def test_venue_address_chooses_the_printed_one(monkeypatch, tmp_path):
+    monkeypatch.setattr(venue_module, "interface_addresses", lambda: LAPTOP)
+    monkeypatch.setattr(venue_module, "default_route_address", lambda: "192.168.1.20")
+    assert lan_addresses({}) == ["192.168.1.20", "10.8.0.6"]
+    addresses = lan_addresses({"VENUE_ADDRESS": "10.8.0.6"})
+    assert addresses == ["10.8.0.6", "192.168.1.20"]
+    env = venue_environment(tmp_path, 8000, addresses, {})
+    assert env["DJANGO_PUBLIC_URL"] == "http://10.8.0.6:8000"
+    others = alternatives(env["DJANGO_PUBLIC_URL"], addresses, 8000)
+    assert others == ["http://192.168.1.20:8000/"]
+    printed = banner(env["DJANGO_PUBLIC_URL"], "pw", others)
+    assert "open http://10.8.0.6:8000/" in printed
+    assert "other addresses: http://192.168.1.20:8000/" in printed
+
+
+def test_no_network_address_at_all_serves_this_laptop_only(monkeypatch, tmp_path):
+    monkeypatch.setattr(venue_module, "interface_addresses", lambda: [("lo", "127.0.0.1")])
+    monkeypatch.setattr(venue_module, "default_route_address", lambda: None)
+    assert lan_addresses({}) == []
+    env = venue_environment(tmp_path, 8000, [], {})
+    assert env["DJANGO_PUBLIC_URL"] == "http://127.0.0.1:8000"

@@ -99,6 +99,138 @@ def test_once_the_table_is_over_only_the_td_corrects(revisor, make_tournament, t
     assert HandVersion.objects.filter(hand__table=table).count() == 1
 
 
+# ---------------------------------------------------------------- the table confirms points
+# With the tournament setting on, a fix by points is read back first, as a new hand by
+# points is: each player's points beside what they were, nothing changed before "Confirm".
+
+
+@pytest.fixture
+def confirming(make_tournament, td_user):
+    tournament = make_tournament(
+        ["Anna", "Bo", "Cia"], name="Read back", table_confirms_points=True
+    )
+    return single_table(tournament, td_user)
+
+
+@pytest.fixture
+def confirming_revisor(client, confirming):
+    client.get(reverse("revisor:link", args=[confirming.revisor_key]))
+    return client
+
+
+def play_by_name(table, by_name):
+    pos = positions(table)
+    play(table, *[by_name[name] for name in sorted(pos, key=pos.get)])
+
+
+def seated(table, by_name):
+    """`by_name`'s items in the order of the seats (the order the readback lists them)."""
+    pos = positions(table)
+    return [by_name[name] for name in sorted(pos, key=pos.get)]
+
+
+def readback_lines(page):
+    """(name, points, was/now) of each line read back, in seat order."""
+    return re.findall(
+        r'<li><span class="name">([^<]*)</span> <strong class="points[^"]*">([^<]*)</strong>\s*'
+        r'<span class="scored-was">([^<]*)</span>',
+        page,
+    )
+
+
+def test_with_the_table_confirming_a_fix_by_points_is_checked_first(confirming_revisor, confirming):
+    play_by_name(confirming, {"Anna": 3, "Bo": -1, "Cia": -2})
+    page = confirming_revisor.get(FIX).content.decode()
+    assert "Check the fix" in page and "Save the fixed hand 1" not in page
+    data = fix_post(confirming, {"Anna": -3, "Bo": 1, "Cia": 2}, 1)
+    data[f"fantasyland_{positions(confirming)['Bo']}"] = "on"
+    response = confirming_revisor.post(FIX, {**data, "step": "check"})
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert HandVersion.objects.count() == 1  # nothing changed yet
+    assert totals(confirming) == {"Anna": 3, "Bo": -1, "Cia": -2}
+    assert "Hand 1 fixed: announce it, then confirm" in page
+    assert "Nothing is changed yet." in page
+    assert readback_lines(page) == seated(
+        confirming,
+        {
+            "Anna": ("Anna", "-3", "was +3, now -3"),
+            "Bo": ("Bo", "+1", "was -1, now +1"),
+            "Cia": ("Cia", "+2", "was -2, now +2"),
+        },
+    )
+    assert page.count("goes to Fantasyland") == 1
+    assert "Reason: Signs swapped" in page
+    assert 'name="version" value="1"' in page
+    assert f'name="idempotency_key" value="{data["idempotency_key"]}"' in page
+    assert "Confirm the fix of hand 1" in page and "Change the points" in page
+
+    # Confirmed with what the readback carried: saved once, even when tapped twice.
+    confirmed = {**data, "version": "1", "step": "confirm"}
+    for _ in range(2):
+        response = confirming_revisor.post(FIX, confirmed)
+        assert response.status_code == 302 and response["Location"] == reverse("revisor:card")
+    assert totals(confirming) == {"Anna": -3, "Bo": 1, "Cia": 2}
+    new = HandVersion.objects.get(superseded_at__isnull=True)
+    assert (new.version, new.reason) == (2, "Signs swapped")
+    assert HandVersion.objects.count() == 2
+    bo = HandResult.objects.get(version=new, seat__player__name="Bo")
+    assert bo.fantasyland_next is True
+
+
+def test_change_the_points_brings_the_fix_back_as_typed(confirming_revisor, confirming):
+    play_by_name(confirming, {"Anna": 3, "Bo": -1, "Cia": -2})
+    data = fix_post(confirming, {"Anna": -3, "Bo": 1, "Cia": 2}, 1, reason="Typo")
+    response = confirming_revisor.post(FIX, {**data, "version": "1", "step": "change"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    pos = positions(confirming)
+    assert f'name="points_{pos["Anna"]}" value="-3"' in page
+    assert "Typo" in page and "Check the fix" in page
+    assert HandVersion.objects.count() == 1
+
+
+def test_a_fix_by_points_read_back_is_not_saved_over_the_tds_correction(
+    confirming_revisor, confirming, td_user
+):
+    play_by_name(confirming, {"Anna": 3, "Bo": -1, "Cia": -2})
+    data = fix_post(confirming, {"Anna": -3, "Bo": 1, "Cia": 2}, 1)
+    pos = positions(confirming)
+    hands.correct_hand(
+        hand=Hand.objects.get(),
+        actor=td_user,
+        reason="TD's count",
+        points={pos["Anna"]: 6, pos["Bo"]: -3, pos["Cia"]: -3},
+    )
+    response = confirming_revisor.post(FIX, {**data, "version": "1", "step": "confirm"})
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "Hand 1 was corrected meanwhile (by the TD or another device)." in page
+    assert f'name="points_{pos["Anna"]}" value="6"' in page  # the hand as it stands now
+    assert HandVersion.objects.get(superseded_at__isnull=True).reason == "TD's count"
+
+
+def test_the_fix_by_points_is_read_back_in_swedish(confirming_revisor, confirming):
+    play_by_name(confirming, {"Anna": 3, "Bo": -1, "Cia": -2})
+    confirming_revisor.cookies["django_language"] = "sv"
+    assert "Kontrollera rättelsen" in confirming_revisor.get(FIX).content.decode()
+    data = fix_post(confirming, {"Anna": -3, "Bo": 1, "Cia": 2}, 1)
+    page = html.unescape(confirming_revisor.post(FIX, {**data, "step": "check"}).content.decode())
+    assert "Hand 1 rättad: läs upp den, bekräfta den sedan" in page
+    assert [line[2] for line in readback_lines(page)] == seated(
+        confirming, {"Anna": "var +3, nu -3", "Bo": "var -1, nu +1", "Cia": "var -2, nu +2"}
+    )
+    assert "Bekräfta rättelsen av hand 1" in page
+
+
+def test_without_the_setting_a_fix_by_points_saves_at_once(revisor, table):
+    play(table, 3, -1, -2)
+    assert "Save the fixed hand 1" in revisor.get(FIX).content.decode()
+    response = revisor.post(FIX, {**fix_post(table, {"Anna": -3, "Bo": 1, "Cia": 2}, 1)})
+    assert response.status_code == 302
+    assert HandVersion.objects.count() == 2
+
+
 # ---------------------------------------------------------------- a hand entered by cards
 # Fixed as a new hand is entered by cards: the picker prefilled, check (nothing changes),
 # confirm. The hands are those of test_revisor_cards.py, worked out by hand (1-6, SM):

@@ -1,6 +1,10 @@
 """The revisor fixes the last hand, until the next hand is recorded (then only the TD can).
 
 A hand entered as points is fixed as points: the form, prefilled, saved with a reason.
+When the tournament has "the table confirms points", the fix is read back first, as a new
+hand by points is: "Check the fix" shows each player's points beside what they were ("was
+-3, now +3") and changes nothing; "Confirm the fix" saves it, "Change the points" brings
+the form back. The version being fixed travels with the readback, as with cards.
 
 A hand entered as cards is fixed the way a new hand is entered by cards (cards.py):
 
@@ -110,40 +114,102 @@ def _points_initial(last):
     return initial
 
 
+@dataclass(frozen=True)
+class FixReadbackLine:
+    """One player of a fix by points read back to the table: before and after."""
+
+    name: str
+    was: int
+    points: int
+    was_fantasyland: bool
+    fantasyland: bool
+
+
+def _fix_readback(last, form):
+    points, fantasyland = form.points(), form.fantasyland()
+    return [
+        FixReadbackLine(
+            result.seat.player.name,
+            result.points,
+            points[result.seat.position],
+            result.fantasyland_next,
+            result.seat.position in fantasyland,
+        )
+        for result in last.results
+    ]
+
+
+def _posted_version(data):
+    with suppress(ValueError, TypeError):
+        return int(data.get("version", ""))
+    return None
+
+
+def _render_points(request, table, last, form, *, status=200, readback=None, conflict=None):
+    context = {
+        "form": form,
+        "hand": last.hand,
+        "version": last.version,
+        "table": table,
+        "confirms": table.level.tournament.table_confirms_points,
+        "readback": readback,
+        "conflict": conflict,
+    }
+    return render(request, TEMPLATE, context, status=status)
+
+
 def _points_fix(request, table, last):
+    """The fix by points. With the table confirming points, `step=check` (the form's
+    button) reads it back, `step=confirm` saves it, `step=change` brings the form back."""
     hand = last.hand
-    status = 200
-    if request.method == "POST":
-        form = CorrectPointsForm(request.POST, seats=last.seats)
-        if form.is_valid() and form.cleaned_data["hand_number"] != hand.number:
-            form.add_error(
-                None,
-                _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
-                % {"hand": form.cleaned_data["hand_number"]},
-            )
-        elif form.is_valid():
-            try:
-                hands.correct_hand(
-                    hand=hand,
-                    actor=None,
-                    actor_label=label(table),
-                    only_if_last=True,
-                    **form.service_kwargs(),
-                )
-            except ServiceError as error:
-                add_service_error(form, error)
-            else:
-                messages.success(request, _("Hand %(hand)d corrected.") % {"hand": hand.number})
-                return redirect("revisor:card")
-        status = 400
-    else:
+    if request.method != "POST":
         form = CorrectPointsForm(initial=_points_initial(last), seats=last.seats)
-    return render(
-        request,
-        TEMPLATE,
-        {"form": form, "hand": hand, "version": last.version, "table": table},
-        status=status,
-    )
+        return _render_points(request, table, last, form)
+    confirms = table.level.tournament.table_confirms_points
+    step = request.POST.get("step")
+    if confirms and step == "confirm" and _posted_key(request.POST) == last.version.idempotency_key:
+        # This very fix is the hand's version now: the answer to it was lost on the way.
+        messages.info(request, _already_saved() % {"hand": hand.number})
+        return redirect("revisor:card")
+    form = CorrectPointsForm(request.POST, seats=last.seats)
+    if not form.is_valid():
+        return _render_points(request, table, last, form, status=400)
+    if form.cleaned_data["hand_number"] != hand.number:
+        form.add_error(
+            None,
+            _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
+            % {"hand": form.cleaned_data["hand_number"]},
+        )
+        return _render_points(request, table, last, form, status=400)
+    if confirms and step == "change":
+        return _render_points(request, table, last, form)
+    if confirms and step != "confirm":
+        # Read out to the table first; nothing is changed before "Confirm".
+        return _render_points(request, table, last, form, readback=_fix_readback(last, form))
+    if confirms and _posted_version(request.POST) != last.version.version:
+        # Corrected meanwhile: what was read out was checked against another hand.
+        conflict = _(
+            "Hand %(hand)d was corrected meanwhile (by the TD or another device). Here it "
+            "is as it stands now: fix it again if it is still wrong."
+        ) % {"hand": hand.number}
+        fresh = CorrectPointsForm(initial=_points_initial(last), seats=last.seats)
+        return _render_points(request, table, last, fresh, status=409, conflict=conflict)
+    try:
+        corrected = hands.correct_hand(
+            hand=hand,
+            actor=None,
+            actor_label=label(table),
+            only_if_last=True,
+            **form.service_kwargs(),
+        )
+    except ServiceError as error:
+        add_service_error(form, error)
+        return _render_points(request, table, last, form, status=400)
+    if corrected.created:
+        messages.success(request, _("Hand %(hand)d corrected.") % {"hand": hand.number})
+    else:  # the same submission, saved by a request that crossed this one
+        messages.info(request, _already_saved() % {"hand": hand.number})
+    return redirect("revisor:card")
 
 
 # ---------------------------------------------------------------- by cards

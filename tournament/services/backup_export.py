@@ -6,6 +6,7 @@ entry) and the cached numbers as they are stored. `backup_import` reads it back.
 
 import datetime
 
+from django.db import connection, transaction
 from django.db.models import Prefetch
 from django.utils import translation
 
@@ -157,7 +158,29 @@ def _in_english(entry):
 
 
 def export_tournament(tournament):
-    """The whole tournament as plain JSON-ready data (see docs/export-format.md)."""
+    """The whole tournament as plain JSON-ready data (see docs/export-format.md), read from
+    one snapshot of the database while other workers go on recording hands.
+
+    Its dozen queries run in one transaction: on PostgreSQL at REPEATABLE READ, so that all
+    of them see the database as it stood at the first (at the default READ COMMITTED each
+    would see the hands committed meanwhile, and a table's hands_played could disagree with
+    its hands, which the import refuses); on SQLite the transaction takes the write lock
+    (transaction_mode IMMEDIATE), so a hand being recorded waits for the export to end,
+    never fails: 0.6-1 s for 300 players after their first level (2,600 hands), once every
+    BACKUP_MINUTES and at a level's close; the phones' reads never wait (WAL). Inside a
+    caller's transaction it reads in that one. tests/tournament/services/test_backup_snapshot.py
+    """
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            # Plain SQL, through Django's cursor: the ORM has no way to say it. It must be
+            # the transaction's first statement.
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        return _export(tournament)
+
+
+def _export(tournament):
     tournament = Tournament.objects.select_related("created_by", "champion").get(pk=tournament.pk)
     penalties = (
         Penalty.objects.filter(tournament=tournament)

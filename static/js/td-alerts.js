@@ -12,6 +12,10 @@
  * the page the TD is on. What a tab shows when it first opens is not new.
  * While the switch is on, the region keeps polling in a hidden tab (data-poll-hidden), so that
  * a TD on another tab still hears of a call.
+ * Browsers let a page play sound only after the person tapped or typed on it: with the switch
+ * on, the first tap, click or key on any TD page makes (or resumes) the page's audio, so that
+ * a table's page or the players' page can beep too, not only the dashboard where the switch
+ * was clicked. Before that first gesture an alert still shows its notification and count.
  */
 (function () {
   "use strict";
@@ -61,11 +65,31 @@
     document.title = count ? "(" + count + ") " + base : base;
   }
 
-  function beep() {
+  function wakeAudio() {
     var Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
+    if (!Context) return null;
     if (!audio) audio = new Context();
     if (audio.state === "suspended" && audio.resume) audio.resume();
+    return audio;
+  }
+
+  // The first gesture on the page, with the switch on, wakes the audio (see the top); the
+  // listeners go once it runs.
+  var GESTURES = ["pointerdown", "keydown", "touchend"];
+
+  function onGesture() {
+    if (!switchedOn()) return;
+    var woken = wakeAudio();
+    if (woken && woken.state === "suspended") return;  // resume() may settle later
+    GESTURES.forEach(function (type) { document.removeEventListener(type, onGesture, true); });
+  }
+
+  function listenForAGesture() {
+    GESTURES.forEach(function (type) { document.addEventListener(type, onGesture, true); });
+  }
+
+  function beep() {
+    if (!wakeAudio()) return;
     var tone = audio.createOscillator();
     var volume = audio.createGain();
     tone.frequency.value = 880;
@@ -138,8 +162,7 @@
       keepPollingWhenHidden();
       if (toggle.checked) {
         // Asked on the click itself: browsers allow the question, and the sound, only then.
-        var Context = window.AudioContext || window.webkitAudioContext;
-        if (Context && !audio) audio = new Context();
+        wakeAudio();
         if ("Notification" in window && window.Notification.permission === "default") {
           var asked = window.Notification.requestPermission();
           if (asked && asked.then) asked.then(function () { showBlocked(panel); });
@@ -151,6 +174,7 @@
 
   function boot() {
     setUpSwitch();
+    listenForAGesture();
     if (window.htmx) window.htmx.onLoad(look);
     else look();
   }

@@ -1,37 +1,62 @@
 """Alerts the TD cannot miss (issue 19 §3), as the TD's browser gets them.
 
 The browser's Notification and AudioContext are stand-ins that write down what the page asks
-of them (the notifications it shows, the beeps it starts). With the switch off a new call
-only counts in the page's title; with it on, a new call beeps once and shows one
-notification naming the table and why; a handled one drops from the title.
+of them (the notifications it shows and closes, the beeps it starts, and those heard: an
+audio context that needs a gesture, as a real browser's does, stays suspended until the TD
+taps or types on the page). With the switch off a new call only counts in the page's title;
+with it on, a new call beeps once and shows one notification naming the table and why; a
+handled one drops from the title and its notification closes.
 """
 
 import pytest
 
 from tests.browser.helpers import log_in, tournament_with
-from tournament.services import calls
+from tests.tournament.conftest import play
+from tournament.services import calls, hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 STAND_INS = """
-window.__alerts = { notes: [], beeps: 0 };
+window.__alerts = { notes: [], beeps: 0, closed: [] };
+window.__audio = { heard: 0, needsGesture: false, inGesture: false };
+// A tap or a key by the person (not a script) is a gesture while its event is dispatched.
+["pointerdown", "keydown", "touchend"].forEach(function (type) {
+  window.addEventListener(type, function (event) {
+    if (!event.isTrusted) return;
+    window.__audio.inGesture = true;
+    setTimeout(function () { window.__audio.inGesture = false; }, 0);
+  }, true);
+});
 function StandInNotification(title, options) {
-  window.__alerts.notes.push({ title: title, tag: (options || {}).tag || "" });
+  var tag = (options || {}).tag || "";
+  window.__alerts.notes.push({ title: title, tag: tag });
+  this.close = function () { window.__alerts.closed.push(tag); };
 }
 StandInNotification.permission = "granted";
 StandInNotification.requestPermission = function () { return Promise.resolve("granted"); };
 window.Notification = StandInNotification;
 window.AudioContext = function () {
-  this.state = "running";
+  var self = this;
+  // Like a browser's: made without a gesture it is suspended, and resumes only in one.
+  var allowed = function () {
+    return !window.__audio.needsGesture || window.__audio.inGesture;
+  };
+  this.state = allowed() ? "running" : "suspended";
   this.currentTime = 0;
   this.destination = {};
-  this.resume = function () {};
+  this.resume = function () {
+    if (allowed()) self.state = "running";
+    return Promise.resolve();
+  };
   this.createGain = function () { return { gain: {}, connect: function () {} }; };
   this.createOscillator = function () {
     return {
       frequency: {},
       connect: function () {},
-      start: function () { window.__alerts.beeps += 1; },
+      start: function () {
+        window.__alerts.beeps += 1;
+        if (self.state === "running") window.__audio.heard += 1;
+      },
       stop: function () {}
     };
   };
@@ -87,7 +112,7 @@ def test_a_new_call_raises_one_alert_only_when_switched_on(
         title_is(page, f"(1) {title}")
         alerts = page.locator("#alerts")
         assert alerts.get_by_role("link", name=words["table"], exact=True).is_visible()
-        assert recorded(page) == {"notes": [], "beeps": 0}
+        assert recorded(page) == {"notes": [], "beeps": 0, "closed": []}
         calls.clear_call(table=table, actor=td_user)
         title_is(page, title)
 
@@ -102,10 +127,12 @@ def test_a_new_call_raises_one_alert_only_when_switched_on(
         assert [note["title"] for note in got["notes"]] == [words["alert"]]
         assert got["notes"][0]["tag"].startswith("call-")
 
-        # Handled: gone from the title, and nothing more plays.
+        # Handled: gone from the title, its notification closed, and nothing more plays.
         calls.clear_call(table=table, actor=td_user)
         title_is(page, title)
-        assert recorded(page)["beeps"] == 1 and len(recorded(page)["notes"]) == 1
+        got = recorded(page)
+        assert got["beeps"] == 1 and len(got["notes"]) == 1
+        assert got["closed"] == [got["notes"][0]["tag"]]
     finally:
         context.close()
 
@@ -175,7 +202,8 @@ def test_every_td_page_counts_and_raises_alerts_and_moving_between_pages_raises_
         bar.get_by_role("link", name="Table 1", exact=True).wait_for(timeout=10_000)
         assert bar.get_by_role("heading").inner_text() == "1 alert"
         page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=10_000)
-        assert recorded(page) == {"notes": [], "beeps": 0}  # a fresh page: nothing replayed
+        # A fresh page: nothing replayed.
+        assert recorded(page) == {"notes": [], "beeps": 0, "closed": []}
 
         # Handled elsewhere: gone from the bar and the title at the next poll.
         calls.clear_call(table=table, actor=td_user)
@@ -193,6 +221,62 @@ def test_every_td_page_counts_and_raises_alerts_and_moving_between_pages_raises_
         page.wait_for_url(f"**/td/{tournament.pk}/tables/{table.pk}/")
         page.locator("#td-alerts [data-alert-key]").wait_for(timeout=10_000)
         page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=10_000)
-        assert recorded(page) == {"notes": [], "beeps": 0}
+        assert recorded(page) == {"notes": [], "beeps": 0, "closed": []}
+    finally:
+        context.close()
+
+
+TIE = {
+    "en": {"alert": "Table 1 — A tie for first to settle", "heading": "1 alert"},
+    "sv": {"alert": "Bord 1 — Delad förstaplats att avgöra", "heading": "1 larm"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "sv"])
+def test_a_tie_on_another_td_page_and_sound_after_the_first_tap(
+    chromium_browser, live_server, td_user, language
+):
+    """The players' page, the switch on (clicked on the dashboard) and an audio context that,
+    as a browser's, sounds only once the TD tapped this page: a tie to settle shows its
+    notification at once (its beep not heard yet), the TD's first tap wakes the audio, and
+    the tie settled closes its notification; the next alert is heard."""
+    tournament, tables = tournament_with(["Anna", "Bo", "Cia"], td_user, min_hands=1)
+    table = tables[0]
+    context = chromium_browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        context.add_init_script(STAND_INS)
+        page = context.new_page()
+        log_in(page, live_server)
+        context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        page.goto(f"{live_server.url}/td/{tournament.pk}/")
+        page.get_by_label(WORDS[language]["switch"]).check()
+        page.goto(f"{live_server.url}/td/{tournament.pk}/players/")
+        page.evaluate("window.__audio.needsGesture = true")
+        bar = page.locator("#td-alerts")
+
+        # Two players tied for first after the one hand required: a tie to settle.
+        seats = list(table.seats.select_related("player").order_by("position"))
+        play(table, 5, 5, -10)
+        page.wait_for_function("() => window.__alerts.notes.length === 1", timeout=20_000)
+        note = recorded(page)["notes"][0]
+        assert note["title"] == TIE[language]["alert"]
+        assert note["tag"] == f"tie-{table.pk}-1"
+        assert bar.get_by_role("heading").inner_text() == TIE[language]["heading"]
+        assert bar.get_by_role("link", name=WORDS[language]["table"], exact=True).is_visible()
+        assert page.title().startswith("(1) ")
+        assert page.evaluate("window.__audio.heard") == 0  # no tap on this page yet
+
+        # The TD's first tap on the page wakes the sound for the next alert.
+        page.locator("h1").first.click()
+        hands.settle_tie(table=table, actor=td_user, winner=seats[0].player, reason="Card draw")
+        page.wait_for_function("() => window.__alerts.closed.length === 1", timeout=20_000)
+        assert recorded(page)["closed"] == [note["tag"]]
+        page.wait_for_function("() => !document.title.startsWith('(')", timeout=10_000)
+        calls.call_td(table=table, kind="dispute")
+        page.wait_for_function("() => window.__alerts.notes.length === 2", timeout=20_000)
+        assert page.evaluate("window.__audio.heard") == 1
     finally:
         context.close()

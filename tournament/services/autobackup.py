@@ -6,7 +6,8 @@ settings.BACKUP_MINUTES, the tournament's whole history (the same JSON as the TD
 settings.BACKUP_DIR/<tournament-id>-<name>/; the newest settings.BACKUP_KEEP files are
 kept. Each file is written beside its final name and renamed into place after an fsync,
 so a crash (or a full disk) leaves the last complete backup and at most a stray
-`.partial` file, never a half backup under a backup's name.
+`.partial` file, never a half backup under a backup's name; the next backup removes such
+a file once it is STALE_PARTIAL old (one being written by another worker is younger).
 
 The backup is written after the change's transaction commits, from what was committed;
 a backup that cannot be written is logged and never undoes or fails the change.
@@ -31,6 +32,8 @@ from tournament.services.backup_export import export_tournament
 log = logging.getLogger(__name__)
 SUFFIX = ".json"
 PARTIAL = ".partial"
+# A `.partial` file this old is a crash's leftover: a backup is written in about a second.
+STALE_PARTIAL = timedelta(minutes=10)
 
 # When each tournament's next backup falls due, as this process last looked: a hand before
 # then skips the look (a query and a directory listing, 1 ms of a 5-13 ms hand,
@@ -47,6 +50,12 @@ class BackupFile:
 
 def enabled():
     return bool(settings.BACKUP_DIR)
+
+
+def while_hands():
+    """Whether hands write backups too (every BACKUP_MINUTES); otherwise only a level's
+    close does (DJANGO_BACKUP_MINUTES=0)."""
+    return enabled() and settings.BACKUP_MINUTES > 0
 
 
 def folder(tournament):
@@ -96,7 +105,19 @@ def write_backup(tournament):
     _sync_directory(target_dir)
     for old in backups(tournament)[settings.BACKUP_KEEP :]:
         old.path.unlink(missing_ok=True)  # another worker may have pruned it already
+    _remove_stale_partials(target_dir)
     return target
+
+
+def _remove_stale_partials(target_dir):
+    """Remove what a crash left of a backup being written (never a complete backup)."""
+    too_old = (datetime.now(UTC) - STALE_PARTIAL).timestamp()
+    for path in target_dir.glob(f"*{PARTIAL}"):
+        try:
+            if path.stat().st_mtime < too_old:
+                path.unlink()
+        except FileNotFoundError:
+            pass  # another worker removed it (or renamed it into place) meanwhile
 
 
 def _sync_directory(path):
@@ -138,7 +159,7 @@ def _key(tournament_id):
 
 def after_hand(tournament_id):
     """Called by the services that record or correct a hand, inside their transaction."""
-    if not enabled() or settings.BACKUP_MINUTES <= 0:
+    if not while_hands():
         return
     due_at = _due_at.get(_key(tournament_id))
     if due_at is not None and timezone.now() < due_at:

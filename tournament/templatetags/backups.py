@@ -17,5 +17,6 @@ def backup_status(tournament):
         "enabled": True,
         "latest": latest,
         "folder": autobackup.folder(tournament),
+        "while_hands": autobackup.while_hands(),
         "written_at": latest and timezone.localtime(latest.written_at),
     }

@@ -234,3 +234,42 @@ def test_without_a_backup_folder_the_pages_say_nothing_of_backups(
     tournament = make_tournament(players=3)
     html = td_client.get(f"/td/{tournament.pk}/players/").content.decode()
     assert "automatic backup" not in html
+
+
+def test_without_backups_while_hands_the_page_says_the_first_comes_with_a_levels_close(
+    backup_dir, settings, make_tournament, td_client, td_user, django_capture_on_commit_callbacks
+):
+    settings.BACKUP_MINUTES = 0  # DJANGO_BACKUP_MINUTES=0: only a level's close writes one
+    tournament = make_tournament(players=3, name="Cup", min_hands=1)
+    table = single_table(tournament, td_user)
+    url = f"/td/{tournament.pk}/players/"
+    html = td_client.get(url).content.decode()
+    assert "the first is written when a level closes, into" in html
+    assert "with the first hand" not in html
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        play(table, 6, -6, 0, actor=td_user)
+    assert callbacks == [] and files(tournament) == []  # true: the hand wrote none
+    td_client.cookies["django_language"] = "sv"
+    html = td_client.get(url).content.decode()
+    assert "den första skrivs när en nivå stängs, i" in html
+    with django_capture_on_commit_callbacks(execute=True):
+        draws.advance(tournament=tournament, actor=td_user)
+    assert len(files(tournament)) == 1
+
+
+def test_the_next_backup_removes_what_a_crash_left_but_not_one_being_written(
+    backup_dir, make_tournament
+):
+    tournament = make_tournament(players=3)
+    folder = autobackup.folder(tournament)
+    folder.mkdir(parents=True)
+    crashed = folder / ".backup-crashed.partial"
+    crashed.write_text('{"format": "pofc', "utf-8")
+    an_hour_ago = time.time() - 3600
+    os.utime(crashed, (an_hour_ago, an_hour_ago))
+    being_written = folder / ".backup-another-worker.partial"  # by another worker, now
+    being_written.write_text('{"format": "pofc', "utf-8")
+    written = autobackup.write_backup(tournament)
+    assert not crashed.exists()
+    assert being_written.exists()
+    assert sorted(p.name for p in folder.iterdir()) == sorted([written.name, being_written.name])

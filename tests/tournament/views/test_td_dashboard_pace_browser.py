@@ -91,20 +91,31 @@ def test_the_clock_in_swedish(td_page, live_server, td_user):  # noqa: F811
     page.context.close()
 
 
-def test_the_players_see_the_estimated_ends(chromium_browser, live_server, td_user):
+ENDS = {
+    "en": ("This level ends about", "This table ends about"),
+    "sv": ("Nivån slutar omkring", "Bordet slutar omkring"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "sv"])
+def test_the_players_see_the_estimated_ends(chromium_browser, live_server, td_user, language):
     """The big screen at 1920 x 1080 shows the level's end, a table's page on a 360 px
-    phone its own, neither with sideways scroll."""
+    phone its own, neither with sideways scroll; in English and Swedish."""
+    level_ends, table_ends = ENDS[language]
+    cookie = [{"name": "django_language", "value": language, "url": live_server.url}]
     tournament = paced_room(td_user)
     screen = chromium_browser.new_context(viewport={"width": 1920, "height": 1080})
+    screen.add_cookies(cookie)
     page = screen.new_page()
     page.goto(f"{live_server.url}/t/{tournament.pk}/projector/tables/")
-    expect(page.locator(".projector-end")).to_contain_text("This level ends about")
+    expect(page.locator(".projector-end")).to_contain_text(level_ends)
     assert scroll_width(page) <= 1920
     screen.close()
     phone = chromium_browser.new_context(viewport={"width": 360, "height": 740})
+    phone.add_cookies(cookie)
     page = phone.new_page()
     table = Table.objects.current().get(level__tournament=tournament, number=3)
     page.goto(f"{live_server.url}/t/{tournament.pk}/table/{table.pk}/")
-    expect(page.locator(".card-end")).to_contain_text("This table ends about")
+    expect(page.locator(".card-end")).to_contain_text(table_ends)
     assert scroll_width(page) <= 360
     phone.close()

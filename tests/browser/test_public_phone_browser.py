@@ -49,6 +49,14 @@ TARGETS = "a[href], button, summary, input[type=checkbox], input[type=radio]"
 PRIMARY = "button[type=submit]:not(.link)"  # a form's action ("Find my seat")
 
 
+def in_language(page, live_server, language):
+    """The pages that follow in `language` (the language cookie, as the switcher sets it)."""
+    if language != "en":
+        page.context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+
+
 def pages(scene):
     """Every public page of the scene and the score card of every table of the tournament."""
     urls = scene.public_urls()
@@ -57,13 +65,17 @@ def pages(scene):
     return urls
 
 
+@pytest.mark.parametrize("language", ["en", "sv"])
 @pytest.mark.parametrize("state", SCENES)
 def test_no_public_page_is_wider_than_a_phone_with_long_names(
-    state, phone_page, live_server, td_user
+    state, language, phone_page, live_server, td_user
 ):
+    """In English and in Swedish, whose words are often longer."""
     scene = SCENES[state](td_user)
+    in_language(phone_page, live_server, language)
     for name, url in pages(scene).items():
         phone_page.goto(live_server.url + url)
+        assert phone_page.locator("html").get_attribute("lang") == language, name
         assert phone_page.evaluate("document.documentElement.scrollWidth") <= WIDTH, name
         assert phone_page.evaluate(SIDEWAYS, WIDTH) == [], name
 
@@ -75,10 +87,7 @@ def test_every_points_and_running_total_of_the_score_card_is_on_the_screen(
     """A 3-player table with hands by points and by cards, a correction and a penalty: each
     of its 3 players' points and running totals of every line is within the 360 px."""
     scene = public_scenes.in_play(td_user)
-    if language == "sv":
-        phone_page.context.add_cookies(
-            [{"name": "django_language", "value": "sv", "url": live_server.url}]
-        )
+    in_language(phone_page, live_server, language)
     phone_page.goto(live_server.url + scene.public_urls()["table"])
     assert phone_page.locator("html").get_attribute("lang") == language
     card = phone_page.locator("table.score-card")
@@ -97,15 +106,18 @@ def test_every_points_and_running_total_of_the_score_card_is_on_the_screen(
     assert phone_page.evaluate(SIDEWAYS, WIDTH) == []
 
 
+@pytest.mark.parametrize("language", ["en", "sv"])
 @pytest.mark.parametrize("state", SCENES)
 def test_every_link_and_button_of_a_public_page_is_large_enough_to_tap(
-    state, phone_page, live_server, td_user
+    state, language, phone_page, live_server, td_user
 ):
     """WCAG 2.2 target size: every link, button and checkbox at least 24 x 24 px; a form's
-    action (the primary one) at least 44 px high."""
+    action (the primary one) at least 44 px high; in English and in Swedish."""
     scene = SCENES[state](td_user)
+    in_language(phone_page, live_server, language)
     for name, url in pages(scene).items():
         phone_page.goto(live_server.url + url)
+        assert phone_page.locator("html").get_attribute("lang") == language, name
         for details in phone_page.locator("details").all():
             details.locator("summary").click()  # what is folded away is tapped too
         assert phone_page.evaluate(SMALL_TARGETS, [TARGETS, 24]) == [], name

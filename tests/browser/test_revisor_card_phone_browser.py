@@ -43,16 +43,18 @@ OVERFLOW = """() => {
   return {scroll: document.documentElement.scrollWidth, out: out};
 }"""
 
-# [text, width, height] of every visible button, link and checkbox of the card (not the
-# site header) smaller than its least: primary actions (submit buttons) 44 px high, every
-# other button, link and checkbox 24 px each way.
+# [text, width, height] of every visible button, link and checkbox of the card and of the
+# site header above it smaller than its least: the card's primary actions (its submit
+# buttons) 44 px high, every other button, link and checkbox (the header's language switch
+# and home link too) 24 px each way (WCAG 2.2 target size).
 SMALL = """() => {
   const small = [];
-  const targets = "main button, main a[href], main input[type=checkbox]";
+  const targets = "main button, main a[href], main input[type=checkbox], "
+    + "header.site-header a[href], header.site-header button";
   for (const el of document.querySelectorAll(targets)) {
     const box = el.getBoundingClientRect();
     if (!box.width || el.closest("[hidden]")) continue;
-    const least = el.matches("button[type=submit]") ? 44 : 24;
+    const least = el.matches("main button[type=submit]") ? 44 : 24;
     if (box.height < least || box.width < 24) {
       small.push([el.innerText || el.name, Math.round(box.width), Math.round(box.height)]);
     }
@@ -230,12 +232,19 @@ def test_a_negative_number_takes_no_extra_tap(phone_page, live_server, table):
     assert field.input_value() == "-52"
 
 
-def test_targets_are_large_enough(phone_page, live_server, table):
+@pytest.mark.parametrize("language", ["en", "sv"])
+def test_targets_are_large_enough(phone_page, live_server, table, language):
     page = phone_page
+    if language == "sv":
+        page.context.add_cookies(
+            [{"name": "django_language", "value": "sv", "url": live_server.url}]
+        )
     play(table, 8, -5, -3)
     open_card(page, live_server, table)
+    assert page.locator("html").get_attribute("lang") == language
+    assert page.locator("header.site-header a[href], header.site-header button").count() >= 2
     assert page.evaluate(SMALL) == []
-    checkbox = box(page.get_by_label(f"{KARL} goes to Fantasyland"))
+    checkbox = box(page.locator("main input[type=checkbox]").first)
     assert checkbox["width"] >= 24 and checkbox["height"] >= 24
 
 
@@ -248,6 +257,13 @@ def test_the_swedish_revisor_header_is_one_line(phone_page, live_server, table):
     brand = box(page.locator("header .brand"))
     assert header["height"] < 2 * brand["height"], (header, brand)
     assert page.get_by_role("link", name="TL-inloggning").count() == 0
+    fits(page)
+    # In play, with the last hands of three long names: the Swedish card fits too.
+    for points in ((8, -5, -3), (-2, 12, -10)):
+        play(table, *points)
+    page.reload()
+    page.get_by_role("button", name="Registrera hand 3").wait_for()
+    fits(page)
 
 
 def test_the_td_settling_the_tie_changes_the_whole_card(phone_page, live_server, table, td_user):
@@ -268,6 +284,10 @@ def test_the_td_settling_the_tie_changes_the_whole_card(phone_page, live_server,
     assert page.get_by_role("button", name="Record hand 6").count() == 0
     assert page.get_by_label(f"Points for {KARL}").count() == 0
     assert Hand.objects.filter(table=table).count() == 5
+    fits(page)  # the card that says who won, and why, fits the phone too
+    page.reload()
+    page.get_by_text("the TD settled the tie for first between").wait_for()
+    fits(page)
 
 
 def test_the_table_confirms_the_points_before_they_are_recorded(
@@ -323,3 +343,36 @@ def test_the_tds_hand_form_has_fantasyland_boxes_of_24_px(
         for name in NAMES:
             checkbox = box(page.get_by_label(f"{name} goes to Fantasyland"))
             assert checkbox["width"] >= 24 and checkbox["height"] >= 24, (name, checkbox)
+
+
+def test_the_fix_by_points_is_read_back_on_the_phone(phone_page, live_server, confirming):
+    """With the table confirming points, the revisor's fix by points is read back (was and
+    now per player) on a screen that fits the phone, and saved once confirmed."""
+    page = phone_page
+    table = confirming
+    play(table, *by_seat(table, {KARL: 8, ANNA: -5, PER: -3}))
+    open_card(page, live_server, table)
+    page.get_by_role("link", name="Fix hand 1").click()
+    page.wait_for_url(re.compile(r".*/r/card/fix/$"))
+    page.get_by_label(f"Points for {KARL}").fill("-8")
+    page.get_by_label(f"Points for {ANNA}").fill("5")
+    page.get_by_label(f"Points for {PER}").fill("3")
+    page.get_by_label("Reason").fill("Signs swapped")
+    page.get_by_role("button", name="Check the fix").click()
+    page.get_by_role("heading", name="Hand 1 fixed: announce it, then confirm").wait_for()
+    fits(page)
+    lines = [
+        " ".join(line.split()) for line in page.locator(".readback-lines li").all_inner_texts()
+    ]
+    assert lines == by_seat(
+        table,
+        {
+            KARL: f"{KARL} -8 was +8, now -8",
+            ANNA: f"{ANNA} +5 was -5, now +5",
+            PER: f"{PER} +3 was -3, now +3",
+        },
+    )
+    assert Hand.objects.get(table=table).versions.count() == 1
+    page.get_by_role("button", name="Confirm the fix of hand 1").click()
+    page.get_by_text("Hand 1 corrected.").wait_for()
+    assert totals(table) == {KARL: -8, ANNA: 5, PER: 3}

@@ -118,6 +118,11 @@ def test_the_count_to_zero_calls_the_td_and_the_td_gives_the_penalty_in_one_step
             [{"name": "django_language", "value": language, "url": live_server.url}]
         )
         td.goto(live_server.url + reverse("td:tournament", args=[table.level.tournament_id]))
+        # The call's buttons are the TD's primary actions: 44 px to tap (they were 36).
+        buttons = td.locator(".dash-status form button")
+        assert buttons.count() == 2  # give the penalty, clear the call
+        for button in buttons.all():
+            assert button.bounding_box()["height"] >= 44, button.inner_text()
         td.get_by_role("button", name=words["give"]).click()
         # The cost first: a 1st warning, a timeout, 10 points (0 - 10 = -10).
         td.get_by_text(words["cost"]).wait_for()

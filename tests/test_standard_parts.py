@@ -42,3 +42,110 @@ def test_the_pattern_finds_what_it_is_for():
     ):
         assert BELOW_DJANGO.search(line), line
     assert not BELOW_DJANGO.search("Seat.objects.filter(pk=seat.pk).update(**moved)")
+
+
+# ---------------------------------------------------------------- wider: below the ORM at all
+# Read from the code itself (Python's tokenizer): calls and imports from the code with its
+# comments and strings left out, SQL from its string literals (an f-string's text too), so
+# that a comment may name what it avoids, and a sentence of prose is not taken for SQL.
+
+# The driver: only Django's backend imports it (DATABASES names PostgreSQL by its ENGINE,
+# through dj_database_url); config/settings.py needs none of it, so nothing is allowed.
+DRIVER = re.compile(r"^\s*(?:import|from)\s+psycopg2?\b", re.M)
+# The driver's connection, raw SQL inside the ORM, and Django's escape hatches.
+BELOW_THE_ORM = re.compile(
+    r"\bconnection\.connection\b|\bconnections\[[^\]]*\]\.connection\b"
+    r"|\.raw\(|\bRawSQL\(|\.extra\("
+)
+# A hand-written write, in any case.
+WRITE_SQL = re.compile(r"\binsert\s+into\b|\bdelete\s+from\b|\bupdate\s+[\w\"{}.]+\s+set\b", re.I)
+CURSOR = re.compile(r"\bconnection\.cursor\(\)|\bconnections\[[^\]]*\]\.cursor\(\)")
+# Every use of `connection.cursor()` in the app, with why the ORM could not do it.
+ALLOWED_CURSORS = {
+    # The poll token (revision_token): one constant read every poll of every phone runs
+    # first; through the ORM a table's token cost 0.7-0.9 ms against this string's 0.23 ms,
+    # about a bare view's time (docs/performance.md, "The poll token").
+    "tournament/selectors/core.py": 1,
+    # The backup's snapshot: SET TRANSACTION ISOLATION LEVEL REPEATABLE READ as the
+    # transaction's first statement (PostgreSQL), which the ORM has no way to say.
+    "tournament/services/backup_export.py": 1,
+}
+
+
+def code_and_strings(text):
+    """The source with its comments and string literals blanked, and those string literals."""
+    import io
+    import tokenize
+
+    lines = text.splitlines(keepends=True)
+    code = [list(line) for line in lines]
+    strings = []
+    string_kinds = {tokenize.STRING}
+    string_kinds |= {getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING)}
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type in string_kinds:
+            strings.append(token.string)
+        if token.type in string_kinds or token.type == tokenize.COMMENT:
+            (row, col), (end_row, end_col) = token.start, token.end
+            for r in range(row, end_row + 1):
+                first = col if r == row else 0
+                last = end_col if r == end_row else len(code[r - 1])
+                for c in range(first, last):
+                    if code[r - 1][c] != "\n":
+                        code[r - 1][c] = " "
+    return "".join("".join(line) for line in code), strings
+
+
+def scanned():
+    for path in app_python_files():
+        code, strings = code_and_strings(path.read_text(encoding="utf-8"))
+        yield path.relative_to(ROOT).as_posix(), code, strings
+
+
+def test_the_app_never_reaches_below_djangos_database_api():
+    found = []
+    cursors = {}
+    for name, code, strings in scanned():
+        found += [f"{name}: {m.group(0).strip()}" for m in DRIVER.finditer(code)]
+        found += [f"{name}: {m.group(0)}" for m in BELOW_THE_ORM.finditer(code)]
+        found += [f"{name}: {s[:80]}" for s in strings if WRITE_SQL.search(s)]
+        count = len(CURSOR.findall(code))
+        if count:
+            cursors[name] = count
+    assert found == [], "\n".join(found)
+    assert cursors == ALLOWED_CURSORS, (
+        "connection.cursor() only where ALLOWED_CURSORS says why: "
+        f"found {cursors}, allowed {ALLOWED_CURSORS}"
+    )
+
+
+def test_the_wider_patterns_find_what_they_are_for():
+    code, strings = code_and_strings(
+        "import psycopg\n"
+        "from psycopg import sql\n"
+        "import psycopg2.extras\n"
+        "raw = connection.connection\n"
+        "Seat.objects.raw('SELECT 1')\n"
+        "Seat.objects.annotate(x=RawSQL('1', []))\n"
+        "Seat.objects.extra(where=['1'])\n"
+        "cursor.execute('delete from tournament_seat where id = %s')\n"
+        'cursor.execute(f"insert into {table} values (%s)")\n'
+        "cursor.execute('update tournament_table set revision = 1')\n"
+        "with connection.cursor() as cursor: pass\n"
+    )
+    assert len(DRIVER.findall(code)) == 3
+    assert len(BELOW_THE_ORM.findall(code)) == 4
+    assert len([s for s in strings if WRITE_SQL.search(s)]) == 3
+    assert len(CURSOR.findall(code)) == 1
+    # What they leave alone: comments and prose, the ORM's own words.
+    code, strings = code_and_strings(
+        "# connection.cursor() and psycopg are named here, in a comment\n"
+        "Seat.objects.filter(pk=1).update(total=2)  # update the seats, set their totals\n"
+        "Seat.objects.filter(pk=1).delete()\n"
+        "help_text = 'Update your table, then set the points; insert the card'\n"
+        "import psycopg_free\n"
+    )
+    assert not DRIVER.search(code)
+    assert not BELOW_THE_ORM.search(code)
+    assert not [s for s in strings if WRITE_SQL.search(s)]
+    assert not CURSOR.search(code)

@@ -91,6 +91,15 @@ DECISIONS = [
         ),
     ),
     (
+        _("The TD's notes"),
+        _(
+            "Reasons and notes stay on the TD's pages: the reason for a correction, for "
+            "settling a tie, for rescinding a penalty and for redoing a draw, a penalty's "
+            "note and a call's note. The players' pages and the projectors show only that a "
+            "hand was corrected, and its versions, never why."
+        ),
+    ),
+    (
         _("Pace and estimated times"),
         _(
             "A table's pace is the median time between its consecutive hands: the first "

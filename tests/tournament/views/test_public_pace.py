@@ -68,4 +68,9 @@ def test_no_table_end_before_enough_hands(client, room):  # noqa: F811
     # Before the pause was set, the same table had one: 12:38 + 16 x 2 min = 13:10.
     Hand.objects.filter(table=tables_of(room)[2], number=1).update(created_at=at("12:32"))
     cache.clear()
-    assert "This table ends about 13:10–13:10" in get(client, table_page(room, 2))
+    # Both ends the same minute: one time, not "13:10–13:10".
+    page = get(client, table_page(room, 2))
+    assert "This table ends about 13:10<" in page and "13:10–13:10" not in page
+    cache.clear()
+    page = get(client, table_page(room, 2), language="sv")
+    assert "Bordet slutar omkring 13:10<" in page and "13:10–13:10" not in page

@@ -116,6 +116,7 @@ def test_the_page_shows_the_clock_the_estimates_and_sorts_the_laggard_first(td_c
     assert "40 min since the draw at 12:00" in html
     assert "Level ends" in html and "about 13:48–14:04" in html
     assert "24 hands/h" in html and "done about 13:06–13:20" in html
+    assert "done about 13:10<" in html and "13:10–13:10" not in html  # table 2: one time
     assert "1 table behind the pace" in html and "Behind the pace" in html
     assert "Tournament ends" not in html
     assert row_order(html) == [3, 1, 2]  # needs a look first, the default
@@ -132,7 +133,7 @@ def test_the_page_in_swedish(td_client, room):
     assert "40 min sedan lottningen kl. 12:00" in html
     assert "Nivån slutar" in html and "omkring 13:48–14:04" in html
     assert "24 händer/h" in html and "klart omkring 13:06–13:20" in html
-    assert "Efter i takt" in html
+    assert "Efter i tempot" in html
     assert "Behöver en blick först" in html and "Efter bordsnummer" in html
 
 
@@ -175,3 +176,47 @@ def test_tournament_end_from_the_second_level(td_client, make_tournament, td_use
     html = page(td_client, tournament, "13:10")
     assert "Tournament ends" in html and "about 13:26–13:27" in html
     assert "15 min since the draw at 12:55" in html
+
+
+def test_the_final_table_the_tournament_ends_when_the_level_does(
+    client, td_client, make_tournament, td_user
+):
+    """9 players, min 5 hands: level 1's three tables play out and close at 12:55; level 2
+    is the final, one table, drawn and released at 13:00. Its hands at 13:02 13:04 13:06
+    13:08 (120 s x3: quartiles 120/120), 1 hand left, looked at 13:09: it ends
+    max(13:08 + 2 min, 13:09) = 13:10 at both ends. No level comes after one table, so the
+    tournament ends when this level does: about 13:10, shown as one time, not 13:10–13:10,
+    on the dashboard, the big screen and the table's page, in English and Swedish."""
+    tournament = make_tournament([f"Player {n}" for n in range(9)], min_hands=5)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="final")
+    for table in tables_of(tournament).values():
+        for _ in range(5):
+            play(table, 3, -1, -2)
+    draws.advance(tournament=tournament, actor=td_user, seed="final two")
+    Level.objects.filter(tournament=tournament, number=1).update(closed_at=at("12:55"))
+    Draw.objects.filter(level__tournament=tournament, level__number=2).update(
+        created_at=at("13:00"), released_at=at("13:00")
+    )
+    (final,) = tables_of(tournament, 2).values()
+    play_at(final, ("13:02", "13:04", "13:06", "13:08"))
+    board = selectors.dashboard(tournament, now=at("13:09"))
+    assert (board.level_end.earliest, board.level_end.latest) == (at("13:10"), at("13:10"))
+    assert board.tournament_end == board.level_end
+    for language, words in (
+        ("en", ("Level ends", "Tournament ends", "about 13:10<", "done about 13:10<")),
+        ("sv", ("Nivån slutar", "Turneringen slutar", "omkring 13:10<", "klart omkring 13:10<")),
+    ):
+        td_client.cookies["django_language"] = language
+        html = page(td_client, tournament, "13:09")
+        assert all(word in html for word in words), language
+        assert html.count("about 13:10<" if language == "en" else "omkring 13:10<") == 3
+        assert "13:10–13:10" not in html
+        client.cookies["django_language"] = language
+        with mock.patch("django.utils.timezone.now", return_value=at("13:09")):
+            screen = client.get(reverse("public:tables_projector", args=[tournament.pk]))
+            card = client.get(reverse("public:table", args=[tournament.pk, final.pk]))
+        ends = {
+            "en": ("This level ends about 13:10<", "This table ends about 13:10<"),
+            "sv": ("Nivån slutar omkring 13:10<", "Bordet slutar omkring 13:10<"),
+        }[language]
+        assert ends[0] in screen.content.decode() and ends[1] in card.content.decode()

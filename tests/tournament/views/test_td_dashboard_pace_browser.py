@@ -84,7 +84,7 @@ def test_the_clock_in_swedish(td_page, live_server, td_user):  # noqa: F811
     clock = page.locator(".dash-clock")
     expect(clock).to_contain_text("Nivåns klocka")
     expect(clock).to_contain_text("Nivån slutar")
-    expect(page.locator("tr.dash-row").first).to_contain_text("Efter i takt")
+    expect(page.locator("tr.dash-row").first).to_contain_text("Efter i tempot")
     page.get_by_role("link", name="Efter bordsnummer").click()
     expect(page.locator("tr.dash-row").first).to_have_attribute("id", "table-1")
     assert scroll_width(page) <= 360

@@ -202,7 +202,7 @@ class Player(KeptModel):
         _("confirmed as another player"),
         default=False,
         help_text=_(
-            "The TD confirmed that this player is not the one whose name his is very like."
+            "The TD confirmed that this is another player than the one with a very similar name."
         ),
     )
 

@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
             field=models.BooleanField(
                 default=False,
                 help_text=(
-                    "The TD confirmed that this player is not the one whose name his is very like."
+                    "The TD confirmed that this is another player than the one with a very similar name."
                 ),
                 verbose_name="confirmed as another player",
             ),

@@ -1,8 +1,12 @@
 """The big screen: the current level's tables and the standings, in large type, with no
 navigation, paging through long lists by themselves (static/js/pager.js; without
-JavaScript the whole list), live by the same polling as the phones."""
+JavaScript the whole list), live by the same polling as the phones. The tables' view shows
+the QR code of the tournament's page for the room to scan, from the public address."""
+
+from django.utils.translation import gettext as _
 
 from tournament import selectors
+from tournament.public_address import unreachable_host
 from tournament.selectors.public_pace import public_level_end
 from tournament.views.public.common import (
     cached_standings,
@@ -12,8 +16,10 @@ from tournament.views.public.common import (
     pager_seconds,
     poll_seconds,
     poll_url,
+    qr_markup,
     region,
     respond,
+    short_link,
 )
 
 TEMPLATES = "tournament/public/"
@@ -39,7 +45,24 @@ def tables_projector(request, live, tournament_id):
         }
 
     shown = region(template, live, build)
-    return respond(request, template, shown, lambda: {"tournament": load()})
+    return respond(request, template, shown, lambda: page(request, load()))
+
+
+def page(request, tournament):
+    """The tables' page around its live region: the QR code of the tournament's page, so
+    that a player in the room finds their table on their phone. Outside the live region, so
+    that a poll never draws it again (and a region kept for every visitor holds no host)."""
+    return {"tournament": tournament, "scan": scan_code(request, tournament)}
+
+
+def scan_code(request, tournament):
+    """The QR code of the tournament's page at the public address (DJANGO_PUBLIC_URL), never
+    the projector's own host; none when there is no public address and that host is one no
+    phone can reach (127.0.0.1 on the laptop: the TD's pages that print links say so)."""
+    if unreachable_host(request):
+        return None
+    url, text = short_link(request, tournament)
+    return qr_markup(url, _("QR code of %(link)s") % {"link": text})
 
 
 @live_page(selectors.revision_token)

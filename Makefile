@@ -64,6 +64,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_revisor.py
 	$(BIN)/python bench/bench_pages.py
 	$(BIN)/python bench/bench_roundtrip.py
+	$(BIN)/python bench/bench_slow_clients.py
 	$(BIN)/python bench/bench_public.py
 
 # Needs GNU gettext (Debian: apt-get install gettext).

@@ -12,7 +12,8 @@ One command, run again every morning of the event:
    QR code uses, unless DJANGO_PUBLIC_URL names another;
 3. migrates, collects the static files (whitenoise serves them), makes the TD login;
 4. prints the address phones use, its QR code and the TD login, then runs gunicorn on all
-   of the laptop's addresses (DEBUG off, plain HTTP: the venue Wi-Fi has no certificate).
+   of the laptop's addresses (DEBUG off, plain HTTP: the venue Wi-Fi has no certificate),
+   with threaded workers that keep each phone's connection (`WORKER_ARGS`).
 
 Run it as `python -m config.venue [--port 8000] [--workers 3]`.
 """
@@ -30,6 +31,14 @@ from urllib.parse import urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TD_USERNAME = "td"
+
+# gunicorn's threaded workers, which keep a phone's connection between its polls. Nothing
+# stands in front of the laptop's gunicorn to buffer the room's phones, and a sync worker of
+# gunicorn 27 waits after every response, up to 2 s, for the client to close its side: two
+# phones whose Wi-Fi drops right after an answer stalled a 2-worker server for 1.45 s a
+# request, against 2 ms with these (`bench/bench_slow_clients.py`, docs/deployment.md).
+# An idle kept connection waits in the worker's poller, not in a thread.
+WORKER_ARGS = ("--worker-class", "gthread", "--threads", "4", "--keep-alive", "10")
 
 
 # Interfaces no phone in the room reaches: loopback and the virtual bridges of containers
@@ -222,6 +231,7 @@ def main(argv=None):
         f"0.0.0.0:{args.port}",
         "--workers",
         str(args.workers),
+        *WORKER_ARGS,
         "--access-logfile",
         "-",
     ]

@@ -133,6 +133,45 @@ def test_phones_reach_it_by_the_laptops_address_with_debug_off(venue):
     assert stranger.status_code == 400  # only the laptop's own names are allowed hosts
 
 
+def raw_get(sock, path, host):
+    """One HTTP/1.1 request on an open socket; the answer's status line and headers."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed the connection before answering"
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    head = head.decode("latin-1").lower()
+    length = int(re.search(r"content-length: *(\d+)", head).group(1))
+    while len(body) < length:
+        body += sock.recv(65536)
+    return head
+
+
+def test_phones_that_keep_their_connections_open_never_hold_the_room(venue, address):
+    """No proxy stands in front of the laptop: a phone that keeps its connection after an
+    answer (its Wi-Fi dropped before it could close it) must not hold a worker. The server
+    keeps each phone's connection for its next poll, and with more such phones than
+    workers (2 here) every other phone is still answered while they hold theirs."""
+    _, port, _ = venue
+    host = f"{address}:{port}"
+    holding = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(4)]
+    try:
+        for sock in holding:
+            head = raw_get(sock, "/", host)
+            assert head.startswith("http/1.1 200")
+            assert "connection: close" not in head  # kept for the phone's next poll
+        # Every holding phone's connection is still open, and the room is answered.
+        for _ in range(3):
+            assert as_phone(port, "/").status_code == 200
+        for sock in holding:  # each polls again on the connection it kept
+            assert raw_get(sock, "/", host).startswith("http/1.1 200")
+    finally:
+        for sock in holding:
+            sock.close()
+
+
 def test_the_td_logs_in_with_the_printed_password_and_links_use_the_public_address(venue, address):
     var_dir, port, _ = venue
     # A tournament in play, made in the venue's own database.

@@ -4,8 +4,9 @@
 the last ones and what limits them. In one run, on a throwaway PostgreSQL database:
 
 1. a 300-player tournament in play (level 1 drawn, a few hands at every table), ANALYZEd;
-2. gunicorn as docker-compose runs it (sync workers, access log), 2 workers, DEBUG off,
-   on 127.0.0.1, with the bare view /bench/ok/ switched on (BENCH_BARE_VIEW=1);
+2. gunicorn as docker-compose and `make venue` run it (threaded workers keeping
+   connections, config/venue.py's WORKER_ARGS; access log), 2 workers, DEBUG off, on
+   127.0.0.1, with the bare view /bench/ok/ switched on (BENCH_BARE_VIEW=1);
 3. locust (bench/locustfile.py, headless, at a lower CPU priority) playing the room as it
    is: the phones, most on their own table's score card (spread over every table), some
    on the tournament page or the standings, a few on a player's page, each polling its
@@ -49,6 +50,8 @@ SECRET = "bench-only-" + uuid.uuid4().hex
 os.environ["DJANGO_DEBUG"] = "0"
 os.environ["DJANGO_SECRET_KEY"] = SECRET
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+
+from config.venue import WORKER_ARGS  # noqa: E402 (the repository's root on the path first)
 
 # The issue's targets (issue 18 §7).
 TARGET_P95_MS = 50.0
@@ -238,8 +241,9 @@ def collect_static(work, env):
 
 def start_gunicorn(work, env, port, workers, extra=()):
     """As docker-compose's command (`gunicorn config.wsgi:application --workers N
-    --access-logfile -`: sync workers), the access log in a file with each request's
-    time (%(D)s, microseconds) added, on 127.0.0.1."""
+    --worker-class gthread ... --access-logfile -`, `extra` the worker options), the
+    access log in a file with each request's time (%(D)s, microseconds) added, on
+    127.0.0.1."""
     command = [
         str(BIN / "gunicorn"),
         "config.wsgi:application",
@@ -741,7 +745,8 @@ def run_locust(work, base, room_file, args):
         command = ["nice", "-n", str(args.nice), *command]
     # GEVENT_RESOLVER=block: gevent's default resolver hands every connection's address
     # look-up (even of 127.0.0.1) to a thread pool, which adds 3-4 ms to each request at
-    # rest and up to 100 ms under load (gunicorn's sync workers close every connection).
+    # rest and up to 100 ms under load (gunicorn's sync workers close every connection;
+    # the threaded ones keep them, but a phone's connection is new after a timeout).
     env = {
         **os.environ,
         "LOCUST_BENCH_SHAPE": "1",
@@ -770,8 +775,8 @@ def main():
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument(
         "--gunicorn-args",
-        default="",
-        help="more gunicorn options to try, e.g. '--worker-class gthread --threads 4'",
+        default=" ".join(WORKER_ARGS),
+        help="gunicorn's worker options (default: compose's and make venue's; '' for sync)",
     )
     parser.add_argument(
         "--steps",

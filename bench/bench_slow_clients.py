@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from config.venue import WORKER_ARGS  # noqa: E402 (the repository's root on the path first)
 
 PATH = "/t/2/"  # the demo's tournament in play
-KINDS = {"sync (docker-compose, behind Caddy)": [], "gthread (make venue)": list(WORKER_ARGS)}
+KINDS = {"sync": [], "gthread (compose, make venue)": list(WORKER_ARGS)}
 
 
 def free_port():

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import yaml
 
+from config.venue import WORKER_ARGS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -109,6 +111,19 @@ def test_caddy_serves_the_domain_over_https_in_front_of_every_replica_buffering(
     assert {"request_buffers", "response_buffers"} <= set(directives)
     assert directives["request_buffers"] != ["-1"]  # bounded, never unlimited
     assert {"fail_duration", "max_fails", "lb_try_duration"} <= set(directives)
+    # Kept connections to the app are let go before gunicorn closes them.
+    transport = caddy_block("\n".join(proxying[1:]), "transport http")
+    keepalive = next(line.split()[1] for line in transport if line.startswith("keepalive "))
+    assert keepalive == "5s"
+    command = command_of(load_compose()["services"]["app"]).split()
+    assert int(command[command.index("--keep-alive") + 1]) > 5
+
+
+def test_the_app_runs_the_same_threaded_workers_as_the_venue():
+    """One way to run gunicorn: compose's replicas and `make venue` alike (config/venue.py
+    says why: a sync worker waits after every answer for the client to close)."""
+    command = command_of(load_compose()["services"]["app"])
+    assert " ".join(WORKER_ARGS) in command
 
 
 def test_the_image_collects_static_files_and_runs_as_its_own_user():

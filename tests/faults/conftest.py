@@ -35,7 +35,7 @@ def pg_deployment(tmp_path_factory):
 
 @pytest.fixture
 def app_server(pg_deployment):
-    """gunicorn with two sync workers on the deployment, kept connections (CONN_MAX_AGE
+    """gunicorn with two workers on the deployment, kept connections (CONN_MAX_AGE
     60 s, the default) and the default settings otherwise: (master process, base URL)."""
     process, url = start_workers(pg_deployment, workers=2)
     try:

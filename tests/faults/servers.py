@@ -1,4 +1,4 @@
-"""A real app server for the fault tests: gunicorn with several sync workers, as a
+"""A real app server for the fault tests: gunicorn with several threaded workers, as a
 deployment runs it, on a database of its own (tests/production/servers.py's Deployment),
 and what the tests do to it from outside: see its workers' database connections, cut
 them, kill a worker.
@@ -15,9 +15,15 @@ import psycopg
 TIMEOUT = 30
 
 
+# Deployed workers, with one thread each and no kept client connections: each request of a
+# test may land on any worker, and each worker holds one database connection, which the
+# tests watch and cut.
+WORKER_ARGS = ("--worker-class", "gthread", "--threads", "1", "--keep-alive", "0")
+
+
 def start_workers(deployment, workers=2):
-    """gunicorn with `workers` sync workers on a free port: (master process, base URL)."""
-    return deployment.start_app_server(workers=workers)
+    """gunicorn with `workers` workers on a free port: (master process, base URL)."""
+    return deployment.start_app_server(workers=workers, worker_args=WORKER_ARGS)
 
 
 def connect(deployment):

@@ -18,6 +18,8 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from config.venue import WORKER_ARGS
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SECRET = "production-test-" + uuid.uuid4().hex
 
@@ -137,8 +139,8 @@ class Deployment:
         assert result.returncode == 0, result.stdout + result.stderr
         return result.stdout
 
-    def start_app_server(self, env=None, *, workers=1):
-        """A gunicorn (sync workers, as each of compose's replicas runs it, only fewer:
+    def start_app_server(self, env=None, *, workers=1, worker_args=WORKER_ARGS):
+        """A gunicorn (threaded workers, as each of compose's replicas runs it, only fewer:
         one unless told) on a free port; returns (process, base URL)."""
         port = free_port()
         log = open(self.work_dir / f"gunicorn-{port}.log", "w")  # noqa: SIM115
@@ -152,6 +154,7 @@ class Deployment:
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(workers),
+                *worker_args,
                 "--timeout",
                 "120",
             ],

@@ -8,6 +8,8 @@ with it on, a new call beeps once and shows one notification naming the table an
 handled one drops from the title and its notification closes.
 """
 
+from contextlib import contextmanager
+
 import pytest
 
 from tests.browser.helpers import log_in, tournament_with
@@ -77,6 +79,25 @@ WORDS = {
 }
 
 
+@contextmanager
+def td_with_stand_ins(chromium_browser, live_server, language="en", *, phone=False, script=None):
+    """The TD logged in (in `language`) in a browser whose notifications are allowed and
+    whose Notification, AudioContext and vibration are the recording stand-ins."""
+    viewport = {"width": 360, "height": 740} if phone else {"width": 1280, "height": 800}
+    context = chromium_browser.new_context(viewport=viewport, is_mobile=phone)
+    try:
+        context.grant_permissions(["notifications"], origin=live_server.url)
+        context.add_init_script(script or STAND_INS)
+        page = context.new_page()
+        log_in(page, live_server)
+        context.add_cookies(
+            [{"name": "django_language", "value": language, "url": live_server.url}]
+        )
+        yield page
+    finally:
+        context.close()
+
+
 def recorded(page):
     return page.evaluate("window.__alerts")
 
@@ -91,15 +112,7 @@ def test_a_new_call_raises_one_alert_only_when_switched_on(
 ):
     tournament, tables = tournament_with(["Anna", "Bo", "Cia"], td_user, name="Malmö Open")
     table = tables[0]
-    context = chromium_browser.new_context(viewport={"width": 1280, "height": 800})
-    try:
-        context.grant_permissions(["notifications"], origin=live_server.url)
-        context.add_init_script(STAND_INS)
-        page = context.new_page()
-        log_in(page, live_server)
-        context.add_cookies(
-            [{"name": "django_language", "value": language, "url": live_server.url}]
-        )
+    with td_with_stand_ins(chromium_browser, live_server, language) as page:
         page.goto(f"{live_server.url}/td/{tournament.pk}/")
         title = page.title()
         assert title.startswith("Malmö Open") and not title.startswith("(")
@@ -133,8 +146,6 @@ def test_a_new_call_raises_one_alert_only_when_switched_on(
         got = recorded(page)
         assert got["beeps"] == 1 and len(got["notes"]) == 1
         assert got["closed"] == [got["notes"][0]["tag"]]
-    finally:
-        context.close()
 
 
 HIDDEN_TAB = """
@@ -154,12 +165,9 @@ def test_switched_on_a_hidden_tab_still_hears_of_a_call_on_a_phone(
     would never hear of the call)."""
     names = ["Karl-Erik Lindqvist-Söderström", "Anna-Karin Bergström-Öhman", "Bo Ek"]
     tournament, tables = tournament_with(names, td_user, name="Malmö Open")
-    context = chromium_browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
-    try:
-        context.grant_permissions(["notifications"], origin=live_server.url)
-        context.add_init_script(STAND_INS + HIDDEN_TAB)
-        page = context.new_page()
-        log_in(page, live_server)
+    with td_with_stand_ins(
+        chromium_browser, live_server, phone=True, script=STAND_INS + HIDDEN_TAB
+    ) as page:
         page.goto(f"{live_server.url}/td/{tournament.pk}/")
         label = page.locator("label", has_text=WORDS["en"]["switch"])
         assert label.bounding_box()["height"] >= 44
@@ -173,8 +181,6 @@ def test_switched_on_a_hidden_tab_still_hears_of_a_call_on_a_phone(
         page.evaluate("window.__hidden = false")
         assert page.locator("#alerts").is_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    finally:
-        context.close()
 
 
 def test_every_td_page_counts_and_raises_alerts_and_moving_between_pages_raises_none_again(
@@ -185,12 +191,7 @@ def test_every_td_page_counts_and_raises_alerts_and_moving_between_pages_raises_
     while the TD reads the players' page beeps there, and is gone once cleared."""
     tournament, tables = tournament_with(["Anna", "Bo", "Cia"], td_user, name="Malmö Open")
     table = tables[0]
-    context = chromium_browser.new_context(viewport={"width": 1280, "height": 800})
-    try:
-        context.grant_permissions(["notifications"], origin=live_server.url)
-        context.add_init_script(STAND_INS)
-        page = context.new_page()
-        log_in(page, live_server)
+    with td_with_stand_ins(chromium_browser, live_server) as page:
         page.goto(f"{live_server.url}/td/{tournament.pk}/")
         page.get_by_label(WORDS["en"]["switch"]).check()
         calls.call_td(table=table, kind="dispute")
@@ -222,8 +223,6 @@ def test_every_td_page_counts_and_raises_alerts_and_moving_between_pages_raises_
         page.locator("#td-alerts [data-alert-key]").wait_for(timeout=10_000)
         page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=10_000)
         assert recorded(page) == {"notes": [], "beeps": 0, "closed": []}
-    finally:
-        context.close()
 
 
 TIE = {
@@ -242,15 +241,7 @@ def test_a_tie_on_another_td_page_and_sound_after_the_first_tap(
     the tie settled closes its notification; the next alert is heard."""
     tournament, tables = tournament_with(["Anna", "Bo", "Cia"], td_user, min_hands=1)
     table = tables[0]
-    context = chromium_browser.new_context(viewport={"width": 1280, "height": 800})
-    try:
-        context.grant_permissions(["notifications"], origin=live_server.url)
-        context.add_init_script(STAND_INS)
-        page = context.new_page()
-        log_in(page, live_server)
-        context.add_cookies(
-            [{"name": "django_language", "value": language, "url": live_server.url}]
-        )
+    with td_with_stand_ins(chromium_browser, live_server, language) as page:
         page.goto(f"{live_server.url}/td/{tournament.pk}/")
         page.get_by_label(WORDS[language]["switch"]).check()
         page.goto(f"{live_server.url}/td/{tournament.pk}/players/")
@@ -278,5 +269,3 @@ def test_a_tie_on_another_td_page_and_sound_after_the_first_tap(
         calls.call_td(table=table, kind="dispute")
         page.wait_for_function("() => window.__alerts.notes.length === 2", timeout=20_000)
         assert page.evaluate("window.__audio.heard") == 1
-    finally:
-        context.close()

@@ -59,15 +59,20 @@ def tournament(request, tournament_id):
     return _render(request, tournament, rev, now)
 
 
+def _poll(request, tournament_id, now):
+    """A poll of the dashboard's revision: (its revision, the 204 when `?rev=` shows it
+    already, else None)."""
+    rev = live_revision(tournament_id, now)
+    return rev, (unchanged(request, rev) if rev is not None else None)
+
+
 @td_required
 def live(request, tournament_id):
     """The polled live region: 204 when nothing changed since `?rev=`, else the region."""
     now = timezone.now()
-    rev = live_revision(tournament_id, now)
-    if rev is not None:
-        response = unchanged(request, rev)
-        if response is not None:
-            return response
+    rev, response = _poll(request, tournament_id, now)
+    if response is not None:
+        return response
     tournament = get_tournament(tournament_id)  # 404 for an unknown tournament
     return _render(request, tournament, rev, now)
 
@@ -77,11 +82,9 @@ def alerts(request, tournament_id):
     """The alerts bar of the TD's other pages: 204 when nothing changed since `?rev=`, else
     the bar with every open alert (the dashboard's own list)."""
     now = timezone.now()
-    rev = live_revision(tournament_id, now)
-    if rev is not None:
-        response = unchanged(request, rev)
-        if response is not None:
-            return response
+    rev, response = _poll(request, tournament_id, now)
+    if response is not None:
+        return response
     tournament = get_tournament(tournament_id)  # 404 for an unknown tournament
     context = {
         "tournament": tournament,

@@ -104,7 +104,8 @@ DECISIONS = [
         _(
             "A table's pace is the median time between its consecutive hands: the first "
             "hand's time from the draw is left out (finding seats, learning the tablet), and "
-            "so is any gap over 10 minutes (a pause, a dispute). No estimate is given before a "
+            "so is any gap over 10 minutes (a pause, a dispute) or under 30 seconds (hands "
+            "typed in one after another from the paper card). No estimate is given before a "
             "table has 3 such intervals. Its finish is a range from its last hand: the hands "
             "still required (one more while tied for first) at its quick pace (the quickest "
             "quarter of its intervals) for the earliest; for the latest, those hands plus "

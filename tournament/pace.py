@@ -13,6 +13,11 @@ from datetime import timedelta
 # tablet that stopped sending), not the table's pace: it is left out. The same ten
 # minutes make a table "silent" on the dashboard.
 PAUSE_SECONDS = 10 * 60
+# An interval shorter than this is no hand played either: no table deals, sets and scores a
+# hand of Pineapple in under 30 s, so such hands were typed in one after another (a revisor
+# catching up from the paper card, a demo made at once). Left out, or the pace would read
+# thousands of hands an hour.
+QUICKEST_SECONDS = 30
 # No estimate before a table has this many intervals between hands (4 hands): fewer
 # would be a guess, and the first hands of a level are always slow.
 MIN_INTERVALS = 3
@@ -30,11 +35,12 @@ def quantile(values, q):
 
 
 def intervals(hand_times):
-    """Seconds between consecutive hands, pauses left out. The first hand's time from the
-    draw (or from its release, for a held draw) is never one: players find their seats, the
-    revisor learns the tablet; and a held draw's wait is no hand's time at all."""
+    """Seconds between consecutive hands, pauses and hands typed in one after another left
+    out. The first hand's time from the draw (or from its release, for a held draw) is never
+    one: players find their seats, the revisor learns the tablet; and a held draw's wait is
+    no hand's time at all."""
     gaps = [(b - a).total_seconds() for a, b in zip(hand_times, hand_times[1:], strict=False)]
-    return [gap for gap in gaps if 0 <= gap <= PAUSE_SECONDS]
+    return [gap for gap in gaps if QUICKEST_SECONDS <= gap <= PAUSE_SECONDS]
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,25 @@ def test_intervals_leave_out_pauses():
     assert pace.intervals(TIMES) == [120, 120, 180, 180]
 
 
+def test_intervals_leave_out_hands_typed_in_one_after_another():
+    # A revisor catching up from the paper card: 12:05, 12:07, then 12:09:00, 12:09:10 and
+    # 12:09:25 typed in (10 s and 15 s apart), then 12:12. Intervals: 120, 120 (12:07 to
+    # 12:09:00), 10 and 15 left out, 155 (12:09:25 to 12:12).
+    typed = [at("12:05"), at("12:07"), at("12:09")]
+    typed += [at("12:09") + timedelta(seconds=10), at("12:09") + timedelta(seconds=25)]
+    typed += [at("12:12")]
+    assert pace.intervals(typed) == [120, 120, 155]
+    # A demo made at once: 21 hands within a second give no interval, so no estimate.
+    instant = [at("12:05") + timedelta(milliseconds=40 * n) for n in range(21)]
+    assert pace.intervals(instant) == []
+    assert (
+        pace.table_estimate(
+            instant, hands_played=21, required_hands=22, fantasyland_hands=1, now=at("12:06")
+        )
+        is None
+    )
+
+
 def test_pace_is_the_median_with_quartiles():
     found = pace.pace_of(pace.intervals(TIMES))
     assert (found.seconds_per_hand, found.fast, found.slow) == (150, 120, 180)

@@ -1,4 +1,5 @@
-/* "My table": a player follows himself on his phone (issue 19, section 6).
+/* "My table": a player follows himself on his phone (issue 19, section 6), from his page
+ * or from his name on "Where do I sit?" (his page opened with #follow).
  *
  * Following keeps {player, state} in localStorage per tournament (on this device only; no
  * account). The public nav's "My table" link ([data-my-table-link]) then leads to his
@@ -83,6 +84,17 @@
     syncLinks();
   }
 
+  // "Follow me on this phone" on "Where do I sit?" leads to the player's page with #follow:
+  // the page follows him as its own button would, once, and drops the mark from the address.
+  function followFromFind() {
+    var region = document.querySelector("[data-my-state]");
+    if (!region || window.location.hash !== "#follow") return;
+    write(region.dataset.tournament, { player: region.dataset.player, state: region.dataset.myState });
+    if (window.history.replaceState) {
+      window.history.replaceState(null, "", window.location.pathname + window.location.search);
+    }
+  }
+
   document.addEventListener("click", function (event) {
     arm();
     var region = document.querySelector("[data-my-state]");
@@ -103,6 +115,7 @@
   document.addEventListener("keydown", arm);
 
   function boot() {
+    followFromFind();
     if (window.htmx) window.htmx.onLoad(sync);
     else sync();
   }

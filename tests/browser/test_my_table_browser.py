@@ -49,6 +49,7 @@ WORDS = {
         "seat": "New seat: level 1, table {table}, seat {seat}.",
         "out": "You are out of the tournament.",
         "close": "Close the message",
+        "follow_name": "Follow {name} on this phone",
     },
     "sv": {
         "follow": "Följ mig på den här telefonen",
@@ -57,6 +58,7 @@ WORDS = {
         "seat": "Ny plats: nivå 1, bord {table}, plats {seat}.",
         "out": "Du är ute ur turneringen.",
         "close": "Stäng meddelandet",
+        "follow_name": "Följ {name} på den här telefonen",
     },
 }
 
@@ -127,3 +129,33 @@ def test_follow_a_draw_seats_me_then_i_go_out(quick, phone_page, live_server, td
     expect(phone.get_by_role("link", name=words["link"])).to_have_count(0)
     expect(phone.get_by_role("button", name=words["follow"])).to_be_visible()
     assert problems == []
+
+
+@pytest.mark.parametrize("language", ["en", "sv"])
+def test_follow_from_where_do_i_sit(phone_page, live_server, td_user, language):
+    """Each name found on "Where do I sit?" offers to follow him on this phone: it opens his
+    page already followed (the nav's "My table" leads there), the address without #follow."""
+    words = WORDS[language]
+    tournament = registration.create_tournament(actor=td_user, name="Malmö Open", min_hands=2)
+    for name in NAMES:
+        registration.register_player(tournament=tournament, actor=td_user, name=name)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="my-table")
+    me = Player.objects.get(tournament=tournament, name=ME)
+    phone = phone_page
+    phone.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    phone.goto(f"{live_server.url}/t/{tournament.pk}/find/?q=lindqvist")
+    follow = phone.get_by_role("link", name=words["follow_name"].format(name=ME))
+    assert follow.bounding_box()["height"] >= 44
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    follow.click()
+
+    expect(phone.get_by_role("heading", name=ME)).to_be_visible()
+    expect(phone.get_by_role("button", name=words["stop"])).to_be_visible()
+    expect(phone.get_by_role("button", name=words["follow"])).to_be_hidden()
+    assert phone.url == f"{live_server.url}/t/{tournament.pk}/player/{me.pk}/"
+    # Another page's nav leads back to him.
+    phone.goto(f"{live_server.url}/t/{tournament.pk}/standings/")
+    phone.get_by_role("link", name=words["link"]).click()
+    expect(phone.get_by_role("heading", name=ME)).to_be_visible()

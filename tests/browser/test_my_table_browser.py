@@ -86,7 +86,7 @@ def test_follow_a_draw_seats_me_then_i_go_out(quick, phone_page, live_server, td
         [{"name": "django_language", "value": language, "url": live_server.url}]
     )
     phone.goto(f"{live_server.url}/t/{tournament.pk}/find/?q=lindqvist")
-    phone.get_by_role("link", name=ME).click()
+    phone.get_by_role("link", name=ME, exact=True).click()
     expect(phone.get_by_role("link", name=words["link"])).to_have_count(0)
 
     phone.get_by_role("button", name=words["follow"]).click()  # the tap that allows sound

@@ -104,7 +104,11 @@ def test_where_do_i_sit_on_a_phone(quick, phone_page, live_server):
     assert found.count() == 2
     assert found.nth(0).inner_text().startswith("Asa Holm")
     lines = [line for line in found.nth(1).inner_text().splitlines() if line.strip()]
-    assert lines == ["Åsa Lind", f"Level 1: table {seat[0]}, seat {seat[1]} · score card"]
+    assert lines == [
+        "Åsa Lind",
+        f"Level 1: table {seat[0]}, seat {seat[1]} · score card",
+        "Follow me on this phone",
+    ]
     found.nth(1).get_by_role("link", name="score card").click()
     page.wait_for_url(re.compile(r".*/table/\d+/$"))
     assert page.locator("h1").inner_text().startswith(f"Table {seat[0]}")

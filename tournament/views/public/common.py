@@ -36,6 +36,7 @@ from django.utils import translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.text import compress_string
+from django.utils.translation import gettext as _
 
 from tournament import selectors
 from tournament.models import Table
@@ -457,6 +458,14 @@ def short_link(request, tournament):
     """The tournament page's address: (the full URL, the same without the scheme)."""
     url = public_link(request, reverse("public:tournament", args=[tournament.pk]))
     return url, url.split("://", 1)[-1].rstrip("/")
+
+
+def share_link(request, tournament):
+    """The tournament page's address to share, as the poster, the tournament page and the
+    tables' big screen show it: its URL, the same without the scheme, and its QR code."""
+    url, text = short_link(request, tournament)
+    title = _("QR code of %(link)s") % {"link": text}
+    return {"url": url, "text": text, "qr": qr_markup(url, title)}
 
 
 @lru_cache(maxsize=64)

@@ -15,7 +15,6 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
@@ -32,10 +31,9 @@ from tournament.views.public.common import (
     loader,
     poll_seconds,
     poll_url,
-    qr_markup,
     region,
     respond,
-    short_link,
+    share_link,
 )
 
 TEMPLATES = "tournament/public/"
@@ -58,15 +56,6 @@ def _level_number(request):
     """`?level=N` shows an earlier level; anything else shows the current one."""
     value = request.GET.get("level", "")
     return int(value) if value.isdigit() and 0 < int(value) < 1000 else None
-
-
-def _share(request, tournament):
-    url, text = short_link(request, tournament)
-    return {
-        "url": url,
-        "text": text,
-        "qr": qr_markup(url, _("QR code of %(link)s") % {"link": text}),
-    }
 
 
 @live_page(selectors.revision_token, shown_by=lambda request: (_level_number(request) or "",))
@@ -104,7 +93,7 @@ def tournament(request, live, tournament_id):
         lambda: {
             "tournament": load(),
             "form": PlayerSearchForm(),
-            "share": _share(request, load()),
+            "share": share_link(request, load()),
         },
     )
 
@@ -244,7 +233,7 @@ def poster(request, tournament_id):
         TEMPLATES + "poster.html",
         {
             "tournament": tournament,
-            "share": _share(request, tournament),
+            "share": share_link(request, tournament),
             "unreachable_host": unreachable_host(request),
         },
     )

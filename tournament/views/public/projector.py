@@ -3,8 +3,6 @@ navigation, paging through long lists by themselves (static/js/pager.js; without
 JavaScript the whole list), live by the same polling as the phones. The tables' view shows
 the QR code of the tournament's page for the room to scan, from the public address."""
 
-from django.utils.translation import gettext as _
-
 from tournament import selectors
 from tournament.public_address import unreachable_host
 from tournament.selectors.public_pace import public_level_end
@@ -16,10 +14,9 @@ from tournament.views.public.common import (
     pager_seconds,
     poll_seconds,
     poll_url,
-    qr_markup,
     region,
     respond,
-    short_link,
+    share_link,
 )
 
 TEMPLATES = "tournament/public/"
@@ -61,8 +58,7 @@ def scan_code(request, tournament):
     phone can reach (127.0.0.1 on the laptop: the TD's pages that print links say so)."""
     if unreachable_host(request):
         return None
-    url, text = short_link(request, tournament)
-    return qr_markup(url, _("QR code of %(link)s") % {"link": text})
+    return share_link(request, tournament)["qr"]
 
 
 @live_page(selectors.revision_token)

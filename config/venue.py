@@ -122,12 +122,12 @@ def venue_environment(var_dir, port, addresses, environ):
     )
     # The TD's own hosts and the public address's host are kept: a phone opening
     # DJANGO_PUBLIC_URL=http://pofc.lan:8000 sends Host: pofc.lan:8000.
+    parsed = urlsplit(public)
     given = [h.strip() for h in environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()]
-    hosts = [*given, *addresses, urlsplit(public).hostname, "127.0.0.1", "localhost"]
+    hosts = [*given, *addresses, parsed.hostname, "127.0.0.1", "localhost"]
     hosts += [socket.gethostname(), socket.gethostname().split(".")[0] + ".local"]
     origins = environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
-    origin = urlsplit(public)
-    origins = [o.strip() for o in [*origins, f"{origin.scheme}://{origin.netloc}"] if o.strip()]
+    origins = [o.strip() for o in [*origins, f"{parsed.scheme}://{parsed.netloc}"] if o.strip()]
     env.update(
         {
             "DJANGO_DEBUG": "0",

@@ -38,6 +38,29 @@ def snapshot(table):
     )
 
 
+def seat_caches(table):
+    return snapshot(table)[4]
+
+
+def test_a_hand_writes_every_seat_cache_that_moved(make_tournament, td_user):
+    """The seats' caches are written in one statement: each column lands on its own seat."""
+    table = single_table(make_tournament(3, min_hands=4), td_user)
+    play_named(table, {"Anna": 6, "Bo": -2, "Cia": -4}, fantasyland_names=["Bo"])
+    # (hand points, penalty points, total, place, in Fantasyland, Fantasyland hands in a row)
+    assert seat_caches(table) == {
+        "Anna": (6, 0, 6, 1, False, 0),
+        "Bo": (-2, 0, -2, 2, True, 1),
+        "Cia": (-4, 0, -4, 3, False, 0),
+    }
+    # Bo plays hand 2 in Fantasyland and does not stay; Cia passes Bo.
+    play_named(table, {"Anna": 0, "Bo": -2, "Cia": 2})
+    assert seat_caches(table) == {
+        "Anna": (6, 0, 6, 1, False, 0),
+        "Bo": (-4, 0, -4, 3, False, 0),
+        "Cia": (-2, 0, -2, 2, False, 0),
+    }
+
+
 def test_recomputing_from_scratch_gives_the_same_numbers(make_tournament, td_user):
     tournament = make_tournament(3, min_hands=4)
     table = single_table(tournament, td_user)

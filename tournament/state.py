@@ -202,10 +202,13 @@ def load_table_and_seats(pk):
 
     Recording a hand needs all of them; one joined query costs less than two.
     """
-    seats = list(
+    # Put in seat order here: an ORDER BY costs Django a fifth of this query's compiling
+    # (0.1-0.2 ms a hand, bench/bench_hands.py), the sort of three seats nothing.
+    seats = sorted(
         Seat.objects.filter(table_id=pk)
         .select_related("player", "table__level__tournament", "table__draw")
-        .order_by("position")
+        .order_by(),
+        key=lambda seat: seat.position,
     )
     if not seats:
         raise Table.DoesNotExist

@@ -31,6 +31,8 @@ def test_the_token_read_with_the_tournament_is_the_revision_token(two_tables, td
     loaded = selectors.public_tournament(tournament.pk)
     assert loaded.token == selectors.revision_token(tournament.pk)
     assert selectors.public_tournament(tournament.pk + 1000) is None
+    # Beyond a bigint: no such row, and never the database's range error.
+    assert selectors.public_tournament(2**63) is None
     assert selectors.revision_token(tournament.pk, first.pk) == (
         f"{loaded.revision}.{Table.objects.get(pk=first.pk).revision}"
     )

@@ -89,14 +89,24 @@ def cached_progress(table, seats):
 
 
 def cached_state(table, seats=None, *, penalty_points=None):
-    """The table's state from its caches (`table.level.tournament` loaded): 1-2 queries."""
+    """The table's state from its caches (`table.level.tournament` loaded): 1 query, 2 while
+    its leaders are tied."""
     if seats is None:
         seats = table_seats(table)
     if penalty_points is None:
         penalty_points = {s.id: s.penalty_points for s in seats}
-    settled = settled_winner_seat(table, seats)
-    state = conclude_table(table, seats, cached_progress(table, seats), penalty_points, settled)
-    return state, seats
+    return concluded(table, seats, cached_progress(table, seats), penalty_points), seats
+
+
+def concluded(table, seats, progress, penalty_points):
+    """Conclude a progress; the tie settlement is read (1 query) only where a tie for first
+    makes it matter, which is the only place where it changes the outcome."""
+    state = conclude_table(table, seats, progress, penalty_points, None)
+    if state.tied_leader_ids:
+        settled = settled_winner_seat(table, seats)
+        if settled is not None:
+            state = conclude_table(table, seats, progress, penalty_points, settled)
+    return state
 
 
 def penalty_points_at(table, seats):

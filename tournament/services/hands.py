@@ -33,9 +33,8 @@ from tournament.services.recompute import recompute_table, store
 from tournament.state import (
     cached_progress,
     cached_state,
-    conclude_table,
+    concluded,
     history_state,
-    settled_winner_seat,
 )
 from tournament.table_state import HandInput, ResultInput, play, repeat_broken
 from tournament.validation import clean_int, clean_text, instance, saved
@@ -254,16 +253,6 @@ def _existing(key, table):
     return version
 
 
-def _settled(table, seats, progress, penalty_points):
-    """Conclude a progress; the tie settlement is read only where a tie makes it matter."""
-    state = conclude_table(table, seats, progress, penalty_points, None)
-    if state.tied_leader_ids:
-        settled = settled_winner_seat(table, seats)
-        if settled is not None:
-            state = conclude_table(table, seats, progress, penalty_points, settled)
-    return state
-
-
 def _label(actor_label):
     return clean_text(
         actor_label, label=_("The entry's label"), max_length=LABEL_LENGTH, required=False
@@ -329,7 +318,7 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
     if type(hand_number) is not int:
         raise InvalidEntry(_("The hand number is missing; reload the page."))
     penalty_points = {s.id: s.penalty_points for s in all_seats}
-    state = _settled(table, all_seats, cached_progress(table, all_seats), penalty_points)
+    state = concluded(table, all_seats, cached_progress(table, all_seats), penalty_points)
     played = table.hands_played
     if hand_number <= played:
         raise HandConflict(
@@ -398,7 +387,7 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         for seat in seats
     )
     progress = play(state.progress, hand_input, dealer=dealer)
-    store(table, all_seats, _settled(table, all_seats, progress, penalty_points))
+    store(table, all_seats, concluded(table, all_seats, progress, penalty_points))
     audit.record(
         tournament=tournament,
         actor=actor,

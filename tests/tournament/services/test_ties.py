@@ -1,8 +1,11 @@
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.conftest import play_named, single_table, totals
 from tournament.models import AuditEntry, Player, TieSettlement
 from tournament.services import InvalidEntry, NotAllowed, hands
+from tournament.state import cached_state, load_table
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +61,32 @@ def test_playing_on_breaks_the_tie_without_the_td(tied_table):
     tied_table.refresh_from_db()
     assert tied_table.is_over and tied_table.winner.name == "Anna"
     assert tied_table.hands_played == 3
+
+
+def test_the_state_reads_a_settlement_only_while_the_lead_is_tied(
+    tied_table, make_tournament, td_user
+):
+    """Anna and Bo share the lead after the 2 required hands: the state reads the TD's
+    settlement (a second query), and with it Bo has won. A table with one leader never
+    reads it: its one query is its seats."""
+    hands.settle_tie(
+        table=tied_table, actor=td_user, winner=Player.objects.get(name="Bo"), reason="draw"
+    )
+    state, names, queries = state_and_queries(tied_table)
+    assert state.is_over and names[state.winner_seat_id] == "Bo"
+    assert queries == 2
+
+    table = single_table(make_tournament(3, min_hands=2, name="One leader"), td_user)
+    play_named(table, {"Anna": 4, "Bo": 0, "Cia": -4})
+    play_named(table, {"Anna": 1, "Bo": 1, "Cia": -2})
+    state, names, queries = state_and_queries(table)
+    assert state.is_over and names[state.winner_seat_id] == "Anna"
+    assert queries == 1
+
+
+def state_and_queries(table):
+    table = load_table(table.pk)
+    with CaptureQueriesContext(connection) as captured:
+        state, seats = cached_state(table)
+    names = {seat.id: seat.player.name for seat in seats}
+    return state, names, len(captured.captured_queries)

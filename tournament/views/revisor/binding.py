@@ -77,10 +77,15 @@ def current_binding(request):
         return Binding(None)
     if "station" in saved:
         return _station_binding(saved)
-    table = (
-        Table.objects.select_related("level__tournament", "draw", "winner")
-        .filter(pk=saved.get("table"))
-        .first()
+    # Every request of a tablet reads it, its polls too: no ORDER BY (`first()` would add
+    # one) for the one row an id names.
+    table = next(
+        iter(
+            Table.objects.select_related("level__tournament", "draw", "winner")
+            .filter(pk=saved.get("table"))
+            .order_by()[:1]
+        ),
+        None,
     )
     if table is None:
         return Binding(None)

@@ -321,7 +321,11 @@ def record(request):
             _("Hand %(hand)d was already recorded (the same entry arrived twice).")
             % {"hand": recorded.hand.number},
         )
-    request.revisor_table.refresh_from_db()
+    if recorded.created:
+        # Read under the hand's lock and its caches written with it: as fresh as a new read.
+        request.revisor_table = recorded.hand.table
+    else:
+        request.revisor_table.refresh_from_db()
     return _after_post(request)
 
 

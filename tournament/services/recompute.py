@@ -6,7 +6,6 @@ the whole history first (after a correction, and in the drift test);
 departures or a tie settlement moved (constant cost).
 """
 
-from django.db import connection
 from django.db.models import F
 
 from tournament.models import Hand, HandResult, Penalty, Player, Seat, Table
@@ -27,58 +26,25 @@ TABLE_CACHES = (
 )
 
 
-SEAT_CACHES = (
-    "hand_points",
-    "penalty_points",
-    "total",
-    "place",
-    "in_fantasyland",
-    "fantasyland_streak",
-)
-
-# The seats' caches in one plain statement, every seat's whole row of them. It costs one
-# round trip where an ORM update per seat cost three (bench/bench_hands.py: 0.9 ms a hand on
-# PostgreSQL, 0.4 ms on SQLite), and bulk_update's CASE per column cost more than the three.
-# The casts give NULL places a type; the CTE form is what PostgreSQL and SQLite both read.
-_SEATS_SQL = (
-    "WITH v(id, hand_points, penalty_points, total, place, in_fantasyland, fantasyland_streak)"
-    " AS (VALUES {rows}) "
-    "UPDATE {seat} SET hand_points = CAST(v.hand_points AS integer),"
-    " penalty_points = CAST(v.penalty_points AS integer), total = CAST(v.total AS integer),"
-    " place = CAST(v.place AS smallint), in_fantasyland = CAST(v.in_fantasyland AS boolean),"
-    " fantasyland_streak = CAST(v.fantasyland_streak AS smallint)"
-    " FROM v WHERE {seat}.id = v.id"
-)
-
-
-def _store_seats(seats, state):
-    """Write the seats' caches where any of them moved (one statement, or none)."""
-    moved = []
-    for seat in seats:
-        values = (
-            state.hand_points[seat.id],
-            state.penalty_points[seat.id],
-            state.totals[seat.id],
-            state.places[seat.id],
-            state.in_fantasyland[seat.id],
-            state.fantasyland_streak[seat.id],
-        )
-        if values != tuple(getattr(seat, name) for name in SEAT_CACHES):
-            for name, value in zip(SEAT_CACHES, values, strict=True):
-                setattr(seat, name, value)
-            moved.append((seat.pk, *values))
-    if not moved:
-        return
-    rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(moved))
-    sql = _SEATS_SQL.format(rows=rows, seat=connection.ops.quote_name(Seat._meta.db_table))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [value for row in moved for value in row])
-
-
 def store(table, seats, state):
-    """Write `state` into the table's and its seats' caches (the seats only where they
-    moved); bump the table's revision."""
-    _store_seats(seats, state)
+    """Write `state` into the table's and its seats' caches (a seat's only where they moved);
+    bump the table's revision."""
+    for seat in seats:
+        values = {
+            "hand_points": state.hand_points[seat.id],
+            "penalty_points": state.penalty_points[seat.id],
+            "total": state.totals[seat.id],
+            "place": state.places[seat.id],
+            "in_fantasyland": state.in_fantasyland[seat.id],
+            "fantasyland_streak": state.fantasyland_streak[seat.id],
+        }
+        moved = {name: value for name, value in values.items() if getattr(seat, name) != value}
+        if moved:
+            for name, value in moved.items():
+                setattr(seat, name, value)
+            # One short query per seat, of what moved: bulk_update's CASE over every cache
+            # cost 2-3 ms of Python a hand for three seats, these 1 ms (docs/performance.md).
+            Seat.objects.filter(pk=seat.pk).update(**moved)
     progress = state.progress
     table.hands_played = state.hands_played
     table.fantasyland_hands = progress.fantasyland_hands

@@ -43,7 +43,7 @@ def seat_caches(table):
 
 
 def test_a_hand_writes_every_seat_cache_that_moved(make_tournament, td_user):
-    """The seats' caches are written in one statement: each column lands on its own seat."""
+    """A hand writes each seat's caches that moved: each value lands on its own seat."""
     table = single_table(make_tournament(3, min_hands=4), td_user)
     play_named(table, {"Anna": 6, "Bo": -2, "Cia": -4}, fantasyland_names=["Bo"])
     # (hand points, penalty points, total, place, in Fantasyland, Fantasyland hands in a row)

@@ -263,7 +263,7 @@ def _token_sql(of_table):
     )
 
 
-def _is_db_id(value):
+def is_db_id(value):
     """Whether a row could have this id: what the ORM checks before it sends a lookup (an id
     beyond the column's range matches nothing there; here it would be the database's error)."""
     return type(value) is int and 1 <= value <= DB_ID_MAX
@@ -280,7 +280,7 @@ def revision_token(tournament_id, table_id=None):
     tournament's revision and the table's own: hands at other tables leave it alone.
     """
     ids = (tournament_id,) if table_id is None else (table_id, tournament_id)
-    if not all(_is_db_id(value) for value in ids):
+    if not all(is_db_id(value) for value in ids):
         return None
     with connection.cursor() as cursor:
         cursor.execute(_token_sql(table_id is not None), ids)

@@ -17,7 +17,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors.announcements import announcement_of
-from tournament.selectors.core import _is_db_id, alone_in_draw, standings
+from tournament.selectors.core import alone_in_draw, is_db_id, standings
 from tournament.selectors.td_words import blank_td_words, without_td_words
 
 # Players' phones and the big screen: read-only, for a room of 300 polling at once. Each
@@ -66,7 +66,7 @@ def public_tournament(tournament_id):
     ms in the database, this 0.36 ms in all (PostgreSQL, bench/bench_public.py's room). Its
     champion is read when shown (a finished tournament's pages no longer poll).
     """
-    if not _is_db_id(tournament_id):
+    if not is_db_id(tournament_id):
         return None
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     found = list(Tournament.objects.raw(_public_tournament_sql(), [now, now, tournament_id]))

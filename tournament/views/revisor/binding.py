@@ -77,17 +77,13 @@ def current_binding(request):
         return Binding(None)
     if "station" in saved:
         return _station_binding(saved)
-    # Every request of a tablet reads it, its polls too: no ORDER BY (`first()` would add
-    # one) for the one row an id names.
-    table = next(
-        iter(
-            Table.objects.select_related("level__tournament", "draw", "winner")
-            .filter(pk=saved.get("table"))
-            .order_by()[:1]
-        ),
-        None,
-    )
-    if table is None:
+    # Every request of a tablet reads it, its polls too: `get`, as `first()` would add an
+    # ORDER BY for the one row an id names.
+    try:
+        table = Table.objects.select_related("level__tournament", "draw", "winner").get(
+            pk=saved.get("table")
+        )
+    except Table.DoesNotExist:
         return Binding(None)
     numbers = {"table": table.number, "level": table.level.number}
     if table.revisor_key != saved.get("key"):

@@ -70,7 +70,8 @@ def phone_page(chromium_browser, live_server):
 def _fresh_cache():
     """Pages keep rendered regions in the cache by revision; on SQLite a rolled-back test's
     ids come back in the next test, so every test starts with an empty cache (and with
-    nothing a process keeps of the public pages: the standings, the tokens)."""
+    nothing a process keeps of the public pages: the standings, the tokens, the players'
+    records)."""
     from django.core.cache import cache
 
     from tournament.views.public import common
@@ -78,6 +79,7 @@ def _fresh_cache():
     cache.clear()
     common._standings.clear()
     common._recent_tokens.clear()
+    common._player_records.clear()
     yield
 
 

@@ -361,10 +361,28 @@ class PublicPlayer:
         return sum(p.points for p in self.penalties if p.rescinded_at is None)
 
 
-def public_player(tournament, player_id, *, ranking=None):
-    """A player's tables level by level (table, place, points), his warnings and penalties
-    and where he stands: 6 queries at any size (3 when `ranking`, the tournament's
-    `standings`, is given). None when he is not of the tournament."""
+@dataclass(frozen=True)
+class PlayerRecord:
+    """What a player's page shows of him beside where he stands: his seats level by level,
+    his penalties, and every seat of his latest table."""
+
+    player: Player
+    seats: tuple  # his Seats, level by level (table and level loaded)
+    penalties: tuple  # his Penalties, in the order given (table and level loaded)
+    table_seats: tuple  # every Seat of his latest table, by position (players loaded)
+    # What it was read at: the tournament's revision and his latest table's ("7.12"), as
+    # `revision_token(tournament, that table)` gives them; the tournament's alone ("7")
+    # when he has no seat. Never newer than what it holds: the tournament's revision is
+    # the one the caller read before, the table's came with the seats.
+    read_at: str
+
+    @property
+    def latest_table_id(self):
+        return self.seats[-1].table_id if self.seats else None
+
+
+def player_record(tournament, player_id):
+    """A player's `PlayerRecord`: 3 queries. None when he is not of the tournament."""
     player = Player.objects.filter(pk=player_id, tournament=tournament).first()
     if player is None:
         return None
@@ -384,15 +402,36 @@ def public_player(tournament, player_id, *, ranking=None):
             .order_by("created_at", "id")
         )
     )
-    rows = standings(tournament) if ranking is None else ranking
-    standing = next((row for row in rows if row.player.pk == player.pk), None)
-    if standing is not None:
-        player = standing.player
-    return PublicPlayer(
-        position=_position(player, standing, seats[-1] if seats else None, tournament),
+    read_at = str(tournament.revision)
+    if seats:
+        read_at += f".{seats[-1].table.revision}"
+    return PlayerRecord(
+        player=player,
         seats=seats,
         penalties=penalties,
         table_seats=tuple(
             seat for seat in at_his_tables if seats and seat.table_id == seats[-1].table_id
         ),
+        read_at=read_at,
+    )
+
+
+def public_player(tournament, player_id, *, ranking=None, record=None):
+    """A player's tables level by level (table, place, points), his warnings and penalties
+    and where he stands: 6 queries at any size (3 when `ranking`, the tournament's
+    `standings`, is given; none more when `record`, his `player_record`, is). None when he
+    is not of the tournament."""
+    if record is None:
+        record = player_record(tournament, player_id)
+    if record is None:
+        return None
+    rows = standings(tournament) if ranking is None else ranking
+    standing = next((row for row in rows if row.player.pk == record.player.pk), None)
+    player = standing.player if standing is not None else record.player
+    latest = record.seats[-1] if record.seats else None
+    return PublicPlayer(
+        position=_position(player, standing, latest, tournament),
+        seats=record.seats,
+        penalties=record.penalties,
+        table_seats=record.table_seats,
     )

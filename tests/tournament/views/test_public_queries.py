@@ -21,7 +21,8 @@ HTMX = {"HX-Request": "true"}
 #   tournament, tables projector: the levels (1), the seats with tables and players (1)
 #   tables projector: the hand times of the tables playing, for the level's end (1)
 #   standings, standings projector: selectors.standings (3)
-#   player: selectors.standings (3), the player (1), his seats (1), his penalties (1)
+#   player: selectors.standings (3), the player (1), his seats (1), his penalties (1);
+#     his record kept in the process, his table's token (1) instead of the last three
 #   table: the table (1), selectors.score_card (6)
 #   find: selectors.standings (3), the seats of the players found (1)
 # The poster reads the tournament alone.
@@ -56,9 +57,11 @@ def urls(tournament):
 
 
 def as_a_fresh_process():
-    """Nothing kept: no region in the cache, no standings worked out in this process."""
+    """Nothing kept: no region in the cache, no standings or player's record in this
+    process."""
     cache.clear()
     common._standings.clear()
+    common._player_records.clear()
 
 
 def assert_counts(client, tournament, django_assert_num_queries):

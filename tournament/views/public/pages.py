@@ -26,6 +26,7 @@ from tournament.views.public.common import (
     cached_standings,
     get_table,
     get_tournament,
+    kept_player_record,
     link_prefixes,
     live_page,
     loader,
@@ -185,7 +186,12 @@ def player(request, live, tournament_id, player_id):
     def build():
         tournament = load()
         kept = cached_standings(tournament)
-        record = selectors.public_player(tournament, player_id, ranking=kept.rows)
+        record = selectors.public_player(
+            tournament,
+            player_id,
+            ranking=kept.rows,
+            record=kept_player_record(tournament, player_id),
+        )
         if record is None:
             raise Http404("No such player in this tournament.")
         return {

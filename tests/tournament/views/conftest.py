@@ -1,6 +1,8 @@
 """What the public pages' polling tests share: two tables in play, the live pages with
 the token each polls with, a poll's URL, and a clock for the region keeper."""
 
+from unittest import mock
+
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
@@ -69,3 +71,11 @@ def clock(monkeypatch, settings):
     fake = Clock()
     monkeypatch.setattr(common, "time", fake)
     return fake
+
+
+def page_and_calls(client, url, module, name):
+    """The page at `url` (200), and how many times `module.name` was called to answer it."""
+    with mock.patch.object(module, name, wraps=getattr(module, name)) as calls:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return response.content.decode(), calls.call_count

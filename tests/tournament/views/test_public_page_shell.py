@@ -3,13 +3,11 @@ tournament revision: a hand changes the region alone, and the page is its kept s
 the new region in it; a change of the tournament (a renamed player, a redone draw) makes
 the shell again."""
 
-from unittest import mock
-
 import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play
-from tests.tournament.views.conftest import live_pages
+from tests.tournament.views.conftest import live_pages, page_and_calls
 from tournament.models import Player
 from tournament.services import draws, registration
 from tournament.views.public import common
@@ -19,10 +17,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 def shells_rendered(client, url):
     """The page at `url`, and how many times its shell was rendered to answer it."""
-    with mock.patch.object(common, "render_page", wraps=common.render_page) as rendering:
-        response = client.get(url)
-    assert response.status_code == 200
-    return response.content.decode(), rendering.call_count
+    return page_and_calls(client, url, common, "render_page")
 
 
 def test_a_hand_changes_the_region_inside_the_kept_shell(client, two_tables):

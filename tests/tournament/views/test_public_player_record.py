@@ -2,12 +2,11 @@
 while nothing it shows has moved: a hand at another table moves the room's token and his
 place, never his record; a hand at his table, a penalty, a rename or a draw reads it again."""
 
-from unittest import mock
-
 import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play
+from tests.tournament.views.conftest import page_and_calls
 from tournament import selectors
 from tournament.models import Player, Seat
 from tournament.services import draws, penalties, registration
@@ -17,10 +16,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 def page_and_reads(client, url):
     """The player's page, and how many times his record was read from the database."""
-    with mock.patch.object(selectors, "player_record", wraps=selectors.player_record) as reading:
-        response = client.get(url)
-    assert response.status_code == 200
-    return response.content.decode(), reading.call_count
+    return page_and_calls(client, url, selectors, "player_record")
 
 
 @pytest.fixture

@@ -3,6 +3,8 @@ tournament revision: a hand changes the region alone, and the page is its kept s
 the new region in it; a change of the tournament (a renamed player, a redone draw) makes
 the shell again."""
 
+from unittest import mock
+
 import pytest
 from django.urls import reverse
 
@@ -81,3 +83,16 @@ def test_a_visitor_with_a_session_gets_the_page_rendered_for_him(td_client, two_
     for _ in range(2):
         page, rendered = shells_rendered(td_client, url)
         assert rendered == 1
+
+
+def test_a_page_without_a_shell_is_still_kept_for_everyone_without_a_csrf_token(client, two_tables):
+    """Where no shell can be cut (a page not showing its region once), the page is rendered
+    whole, and is still a shared page: no CSRF token in what every visitor gets."""
+    tournament, first, _ = two_tables
+    url = reverse("public:table", args=[tournament.pk, first.pk])
+    with mock.patch.object(common, "page_shell", return_value=None):
+        page, rendered = shells_rendered(client, url)
+    assert rendered == 1
+    assert "csrfmiddlewaretoken" not in page and page.count('<section id="live"') == 1
+    _, rendered = shells_rendered(client, url)  # kept whole for the next visitor
+    assert rendered == 0

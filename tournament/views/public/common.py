@@ -376,7 +376,9 @@ def respond(request, template, live, page_context=None, *, status=200):
         return fragment(request, live.html, live.gz, status)
     shared = live.key is not None and status == 200 and shared_page(request)
     if not shared:
-        return vary_on_htmx(render_page(request, template, live, page_context, status=status))
+        return vary_on_htmx(
+            render_page(request, template, live, page_context, shared=False, status=status)
+        )
     where = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
     # A digest: a search's URL can be longer than a cache key may be (250 characters).
     where = hashlib.blake2s(where.encode(), digest_size=16).hexdigest()
@@ -385,7 +387,7 @@ def respond(request, template, live, page_context=None, *, status=200):
     if kept is None:
         shell = page_shell(request, template, live, page_context, where)
         if shell is None:
-            content = render_page(request, template, live, page_context).content
+            content = render_page(request, template, live, page_context, shared=True).content
         else:
             content = shell[0] + live.html.encode() + shell[1]
         kept = (content, compress_string(content))
@@ -393,11 +395,13 @@ def respond(request, template, live, page_context=None, *, status=200):
     return vary_on_htmx(compressed(request, *kept))
 
 
-def render_page(request, template, live, page_context, *, status=200, region_html=None):
+def render_page(request, template, live, page_context, *, shared, status=200, region_html=None):
+    """The whole page around `live` (or around `region_html`); `shared`: kept for every
+    visitor, so it holds no CSRF token (see `shared_page`)."""
     context = {**(page_context() if callable(page_context) else page_context or {})}
     context["live"] = live.html if region_html is None else region_html
     context["title"] = live.title
-    context["shared_page"] = region_html is not None
+    context["shared_page"] = shared
     return render(request, template, context, status=status)
 
 
@@ -419,7 +423,7 @@ def page_shell(request, template, live, page_context, where):
     shell = cache.get(key)
     if shell is None:
         content = render_page(
-            request, template, live, page_context, region_html=mark_safe(LIVE_MARK)
+            request, template, live, page_context, shared=True, region_html=mark_safe(LIVE_MARK)
         ).content
         parts = content.split(LIVE_MARK.encode())
         if len(parts) != 2:

@@ -72,14 +72,9 @@ def _fresh_cache():
     ids come back in the next test, so every test starts with an empty cache (and with
     nothing a process keeps of the public pages: the standings, the tokens, the players'
     records)."""
-    from django.core.cache import cache
-
     from tournament.views.public import common
 
-    cache.clear()
-    common._standings.clear()
-    common._recent_tokens.clear()
-    common._player_records.clear()
+    common.forget_kept()
     yield
 
 

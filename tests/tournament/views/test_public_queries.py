@@ -4,7 +4,6 @@ at 9 players as at 300 (no query per table, seat or row), and no session or user
 import uuid
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from tournament import selectors
@@ -59,9 +58,7 @@ def urls(tournament):
 def as_a_fresh_process():
     """Nothing kept: no region in the cache, no standings or player's record in this
     process."""
-    cache.clear()
-    common._standings.clear()
-    common._player_records.clear()
+    common.forget_kept()
 
 
 def assert_counts(client, tournament, django_assert_num_queries):

@@ -186,26 +186,48 @@ def player(request, live, tournament_id, player_id):
     def build():
         tournament = load()
         kept = cached_standings(tournament)
-        record = selectors.public_player(
-            tournament,
-            player_id,
-            ranking=kept.rows,
-            record=kept_player_record(tournament, player_id),
-        )
+        read = kept_player_record(tournament, player_id)
+        record = selectors.public_player(tournament, player_id, ranking=kept.rows, record=read)
         if record is None:
             raise Http404("No such player in this tournament.")
         return {
             "title": record.player.name,
             "tournament": tournament,
             "record": record,
+            "read_at": read.read_at,
             **kept.context(),
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),
             "poll_stop": tournament.finished_at is not None,
         }
 
-    shown = region(template, live, build)
+    shown = region(template, live, build, shows=player_region_shows)
     return respond(request, template, shown, lambda: {"tournament": load()})
+
+
+def player_region_shows(context):
+    """Everything a player's region shows but its token (see `region`): his record, as it
+    was read (its `read_at` moves with the tournament's revision and his table's), where he
+    is (his status, and once he is out his place in the standings: a hand elsewhere moves
+    the rank of a player still in, which his page does not show), his name as the
+    standings give it (a Standing's player compares by id alone), the announcement, and
+    how the page polls."""
+    tournament, record = context["tournament"], context["record"]
+    position, standing = record.position, record.position.standing
+    player = position.player
+    return (
+        context["read_at"],
+        position.status,
+        (player.name, player.number, player.disqualified),
+        (standing.level, standing.rank, standing.place, standing.points)
+        if position.status == "out"
+        else None,
+        tournament.announcement,
+        tournament.finished_at,
+        context["poll_url"],
+        context["poll_every"],
+        context["poll_stop"],
+    )
 
 
 @live_page(selectors.revision_token)

@@ -7,7 +7,9 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play
+from tests.tournament.views.conftest import page_and_calls
 from tournament import selectors
+from tournament.services import announcements
 from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
@@ -18,9 +20,9 @@ HTMX = {"HX-Request": "true"}
 @pytest.fixture
 def memo(settings, clock):
     settings.PUBLIC_TOKEN_SECONDS = 1
-    common._recent_tokens.clear()
+    common.forget_kept()
     yield clock
-    common._recent_tokens.clear()
+    common.forget_kept()
 
 
 def poll(client, url, rev):
@@ -28,7 +30,11 @@ def poll(client, url, rev):
 
 
 def rev_of(response):
-    return response.content.decode().split('data-poll-rev="', 1)[1].split('"', 1)[0]
+    return rev_of_page(response.content.decode())
+
+
+def rev_of_page(page):
+    return page.split('data-poll-rev="', 1)[1].split('"', 1)[0]
 
 
 def test_one_read_a_second_for_every_page_of_the_tournament(
@@ -94,3 +100,47 @@ def test_never_longer_than_the_render_bound_and_an_unknown_page_is_not_kept(
         response = poll(client, missing, token)
         assert response.status_code == 404
     assert (selectors.revision_token, (tournament.pk + 1000,)) not in common._recent_tokens
+
+
+def tournament_reads(client, url):
+    """The page at `url`, and how many times it read the tournament."""
+    return page_and_calls(client, url, selectors, "public_tournament")
+
+
+def test_the_tournament_is_read_once_a_second_for_the_token_its_pages_show(
+    client, two_tables, memo
+):
+    """Every page rendered at one token in the same second reads the tournament once: a hand
+    somewhere renders the room's regions again, and each needs it."""
+    tournament, first, _ = two_tables
+    pages = [
+        reverse(name, args=[tournament.pk])
+        for name in ("public:tournament", "public:standings", "public:tables_projector")
+    ]
+    assert [tournament_reads(client, url)[1] for url in pages] == [1, 0, 0]
+
+    memo.now += 1  # a second later: read again, for the token read again
+    page = reverse("public:standings_projector", args=[tournament.pk])
+    assert tournament_reads(client, page)[1] == 1
+    play(first, 5, -2, -3)  # the token moves: after the render bound, the page renders
+    memo.now += 5  # again and reads the tournament for its new token
+    page, reads = tournament_reads(client, pages[0])
+    assert reads == 1 and rev_of_page(page) == selectors.revision_token(tournament.pk)
+
+
+def test_a_page_never_shows_a_token_newer_than_the_tournament_it_holds(
+    client, two_tables, memo, td_user
+):
+    """The tournament is kept under the token its page read before it: a table's score card
+    reading its own token after an announcement reads the tournament again within the
+    second, so it never shows the new token without the announcement."""
+    tournament, first, _ = two_tables
+    page, reads = tournament_reads(client, reverse("public:tournament", args=[tournament.pk]))
+    assert reads == 1 and "Coffee break" not in page
+
+    announcements.announce(tournament=tournament, actor=td_user, text="Coffee break")
+    url = reverse("public:table", args=[tournament.pk, first.pk])
+    page, reads = tournament_reads(client, url)
+    assert reads == 1
+    assert rev_of_page(page) == selectors.revision_token(tournament.pk, first.pk)
+    assert "Coffee break" in page

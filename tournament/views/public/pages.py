@@ -64,7 +64,7 @@ def tournament(request, live, tournament_id):
     """The tournament page: the current (or a chosen) level's tables, players, totals, hands
     played and required, Fantasyland, finished tables and who advanced; the champion."""
     number = _level_number(request)
-    load = loader(get_tournament, tournament_id)
+    load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "tournament.html"
 
     def build():
@@ -128,7 +128,7 @@ def find(request, live, tournament_id):
     Kept per text searched, like every live region: a room looking for its seats types
     the same few names again and again."""
     form, query = _search(request)
-    load = loader(get_tournament, tournament_id)
+    load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "find.html"
 
     def build():
@@ -156,7 +156,7 @@ def find(request, live, tournament_id):
 @live_page(selectors.revision_token, "tournament_id", "table_id")
 def table(request, live, tournament_id, table_id):
     """A table's score card, hand by hand, read-only; live while its level is open."""
-    load = loader(get_tournament, tournament_id)
+    load = loader(get_tournament, tournament_id, live.token)
     load_table = loader(lambda: get_table(load(), table_id))
     template = TEMPLATES + "table.html"
 
@@ -180,7 +180,7 @@ def table(request, live, tournament_id, table_id):
 @live_page(selectors.revision_token)
 def player(request, live, tournament_id, player_id):
     """A player's page: each level's table, place and points; his warnings and penalties."""
-    load = loader(get_tournament, tournament_id)
+    load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "player.html"
 
     def build():
@@ -233,7 +233,7 @@ def player_region_shows(context):
 @live_page(selectors.revision_token)
 def standings(request, live, tournament_id):
     """Champion first, then as rules.md section 6 orders them; live during play."""
-    load = loader(get_tournament, tournament_id)
+    load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "standings.html"
 
     def build():

@@ -24,7 +24,7 @@ TEMPLATES = "tournament/public/"
 
 @live_page(selectors.revision_token)
 def tables_projector(request, live, tournament_id):
-    load = loader(get_tournament, tournament_id)
+    load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "projector_tables.html"
 
     def build():
@@ -63,7 +63,7 @@ def scan_code(request, tournament):
 
 @live_page(selectors.revision_token)
 def standings_projector(request, live, tournament_id):
-    load = loader(get_tournament, tournament_id)
+    load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "projector_standings.html"
 
     def build():

@@ -99,6 +99,18 @@ def tournament(request, live, tournament_id):
     )
 
 
+def found_region_shows(context):
+    """Everything the region of a search shows but its token (see `region`): who was found
+    and where each is, and what every live region shows."""
+    results = context["results"]
+    return (
+        None
+        if results is None
+        else (results.query, results.more, tuple(map(position_shows, results.found))),
+        *live_region_shows(context),
+    )
+
+
 @lru_cache(maxsize=4096)
 def table_article(language, table_link, player_link, table):
     """One table's <article> on the tournament page, rendered once per content (a
@@ -146,7 +158,7 @@ def find(request, live, tournament_id):
             "poll_stop": not query or tournament.finished_at is not None,
         }
 
-    shown = region(template, live, build)
+    shown = region(template, live, build, shows=found_region_shows)
     status = 400 if form.is_bound and not form.is_valid() else 200
     return respond(
         request, template, shown, lambda: {"tournament": load(), "form": form}, status=status
@@ -208,20 +220,36 @@ def player(request, live, tournament_id, player_id):
 def player_region_shows(context):
     """Everything a player's region shows but its token (see `region`): his record, as it
     was read (its `read_at` moves with the tournament's revision and his table's), where he
-    is (his status, and once he is out his place in the standings: a hand elsewhere moves
-    the rank of a player still in, which his page does not show), his name as the
-    standings give it (a Standing's player compares by id alone), the announcement, and
-    how the page polls."""
-    tournament, record = context["tournament"], context["record"]
-    position, standing = record.position, record.position.standing
-    player = position.player
+    is, and what every live region shows."""
     return (
         context["read_at"],
+        position_shows(context["record"].position),
+        *live_region_shows(context),
+    )
+
+
+def position_shows(position):
+    """What a player's status line (`_status.html`) and his link show of where he is: once
+    he is out, his place in the standings (a hand elsewhere moves the rank of a player
+    still in, which no page shows); his name as the standings give it (a Standing's player
+    compares by id alone)."""
+    player, standing, table = position.player, position.standing, position.table
+    return (
+        (player.pk, player.name, player.number, player.disqualified),
         position.status,
-        (player.name, player.number, player.disqualified),
+        position.level_number,
+        position.seat_number,
+        None if table is None else (table.pk, table.number),
         (standing.level, standing.rank, standing.place, standing.points)
         if position.status == "out"
         else None,
+    )
+
+
+def live_region_shows(context):
+    """What every live region shows besides its subject: the announcement, and how it polls."""
+    tournament = context["tournament"]
+    return (
         tournament.announcement,
         tournament.finished_at,
         context["poll_url"],

@@ -1,7 +1,7 @@
-"""A player's region is rendered from its template only when what it shows has moved: a
-hand at another table moves the room's token (the region's data-poll-rev) and nothing
-else of his page, so the process writes the new token into its last rendering. What it
-sends is always what a fresh process would render."""
+"""A player's region and a search's are rendered from their template only when what they
+show has moved: a hand at another table moves the room's token (the region's data-poll-rev)
+and nothing else of his page, so the process writes the new token into its last rendering.
+What it sends is always what a fresh process would render."""
 
 import re
 from unittest import mock
@@ -103,3 +103,27 @@ def test_a_name_that_reads_like_the_mark_is_shown_as_typed(client, anna, td_user
     assert renderings == 0
     assert "<h1>&lt;live-token&gt; " in page
     assert POLL_REV.findall(page) == [selectors.revision_token(tournament.pk)]
+
+
+def test_a_search_is_rendered_again_only_when_someone_found_has_moved(client, anna):
+    """Anna's seat and the others' stay as they were while the other table plays; when her
+    own table ends with her third, the search shows her out."""
+    tournament, mine, other, url = anna
+    search = reverse("public:find", args=[tournament.pk]) + "?q=anna"
+    page, renderings = page_and_renderings(client, search)
+    assert renderings == 1 and '<p class="where seated">' in page
+
+    first, second, third = names_at(other)
+    play_named(other, {first: 4, second: -2, third: -2})
+    page, renderings = page_and_renderings(client, search)
+    assert renderings == 0
+    assert POLL_REV.findall(page) == [selectors.revision_token(tournament.pk)]
+    assert page == fresh_page(client, search)
+
+    me, *others = ["Anna", *(name for name in names_at(mine) if name != "Anna")]
+    for _ in range(3):
+        play_named(mine, {me: -2, others[0]: 3, others[1]: -1})
+    page, renderings = page_and_renderings(client, search)
+    assert renderings == 1
+    assert "Out at level 1: place 6 in the standings." in page
+    assert page == fresh_page(client, search)

@@ -13,7 +13,7 @@ from django.db import connection
 
 from tests.tournament.conftest import play, single_table
 from tournament.models import Table
-from tournament.selectors import revision_token
+from tournament.selectors import revision_token, table_tokens
 from tournament.services import calls, draws, hands, penalties
 
 pytestmark = pytest.mark.django_db
@@ -140,3 +140,32 @@ def test_nothing_is_prepared_on_the_server(two_tables):
     t, r = revisions(tournament, first)
     assert table_token == f"{t}.{r}"
     assert tournament_token == f"{t}.{r + Table.objects.get(pk=two_tables[2].pk).revision}"
+
+
+def test_every_tables_token_at_once_is_each_tables_own(two_tables, make_tournament, td_user):
+    """`table_tokens`: what `revision_token` gives each table of the tournament, in one
+    query; nothing of another tournament, nothing for an id no row can have."""
+    tournament, first, second = two_tables
+    play(first, 2, -1, -1)
+    other = make_tournament(3, name="Another")
+    elsewhere = single_table(other, td_user)
+    seen = []
+
+    def wrapper(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(wrapper):
+        tokens = table_tokens(tournament.pk)
+    assert len(seen) == 1 and seen[0].lstrip().upper().startswith("SELECT")
+    t, r = revisions(tournament, first)
+    assert tokens == {
+        first.pk: f"{t}.{r}",  # one hand played: one more than the other table
+        second.pk: f"{t}.{r - 1}",
+    }
+    assert tokens == {
+        table.pk: revision_token(tournament.pk, table.pk) for table in (first, second)
+    }
+    assert elsewhere.pk not in tokens
+    for bad in IMPOSSIBLE_IDS:
+        assert table_tokens(bad) == {}

@@ -263,6 +263,19 @@ def _token_sql(of_table):
     )
 
 
+def table_tokens(tournament_id):
+    """`revision_token(tournament_id, table_id)` of every table of the tournament, by table
+    id, in one query ({} when there is no such tournament): a room's phones poll the score
+    cards of a hundred tables, and a process reads them all at once, once a second
+    (`views.public.common.table_token`): the ORM's building of it is no cost there."""
+    if not is_db_id(tournament_id):
+        return {}
+    rows = Table.objects.filter(level__tournament_id=tournament_id).values_list(
+        "pk", "level__tournament__revision", "revision"
+    )
+    return {table_id: f"{ours}.{its}" for table_id, ours, its in rows.order_by()}
+
+
 def is_db_id(value):
     """Whether a row could have this id: what the ORM checks before it sends a lookup (an id
     beyond the column's range matches nothing there; here it would be the database's error)."""

@@ -9,7 +9,8 @@ from django.urls import reverse
 from tests.tournament.conftest import play
 from tests.tournament.views.conftest import page_and_calls
 from tournament import selectors
-from tournament.services import announcements
+from tournament.models import Table
+from tournament.services import announcements, draws
 from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
@@ -72,16 +73,45 @@ def test_a_hand_reaches_the_phone_at_its_first_poll_after_the_second(client, two
     assert "+5" in fresh.content.decode()
 
 
-def test_a_table_s_token_is_its_own(client, two_tables, memo, django_assert_num_queries):
-    """Each subject is kept apart: a table's poll does not take the tournament's token."""
+def test_the_tables_tokens_are_read_together_each_its_own(
+    client, two_tables, memo, django_assert_num_queries
+):
+    """A process reads every table's token at once, a second at a time: the second table's
+    poll reads nothing; each is its table's own (not the tournament's), and a hand at one
+    table reaches its phones at their first poll after the second."""
     tournament, first, second = two_tables
     tournament_page = reverse("public:tournament", args=[tournament.pk])
     assert poll(client, tournament_page, "x").status_code == 200
-    for table in (first, second):
-        url = reverse("public:table", args=[tournament.pk, table.pk])
-        token = selectors.revision_token(tournament.pk, table.pk)
-        with django_assert_num_queries(1):
+    urls = [reverse("public:table", args=[tournament.pk, t.pk]) for t in (first, second)]
+    tokens = [selectors.revision_token(tournament.pk, t.pk) for t in (first, second)]
+    for url, token, reads in zip(urls, tokens, (1, 0), strict=True):
+        with django_assert_num_queries(reads):
             assert poll(client, url, token).status_code == 204
+
+    play(first, 5, -2, -3)
+    assert poll(client, urls[0], tokens[0]).status_code == 204  # read before the hand
+    memo.now += 1
+    with django_assert_num_queries(1):  # both tables' tokens again, in one query
+        assert poll(client, urls[1], tokens[1]).status_code == 204
+    fresh = poll(client, urls[0], tokens[0])
+    assert fresh.status_code == 200
+    assert rev_of(fresh) == selectors.revision_token(tournament.pk, first.pk) != tokens[0]
+
+
+def test_a_table_the_tokens_lack_is_read_alone(client, two_tables, memo, make_tournament):
+    """A table of another tournament is not among this one's tokens: read alone, not
+    found."""
+    tournament, first, _ = two_tables
+    other = make_tournament(3, name="Other")
+    draws.draw_first_level(tournament=other, actor=None, seed="other")
+    elsewhere = Table.objects.get(level__tournament=other)
+    assert (
+        poll(client, reverse("public:table", args=[tournament.pk, first.pk]), "x").status_code
+        == 200
+    )
+    missing = reverse("public:table", args=[tournament.pk, elsewhere.pk])
+    assert poll(client, missing, "x").status_code == 404
+    assert (selectors.revision_token, (tournament.pk, elsewhere.pk)) not in common._recent_tokens
 
 
 def test_never_longer_than_the_render_bound_and_an_unknown_page_is_not_kept(

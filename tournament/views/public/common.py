@@ -212,10 +212,32 @@ class Live:
     subject: tuple
 
 
+def tournament_token(tournament_id):
+    """The tournament's token (`selectors.revision_token`), as its live pages poll it: read
+    at most once per `token_seconds()` per process (`recent_token`)."""
+    return recent_token(selectors.revision_token, (tournament_id,))
+
+
+def table_token(tournament_id, table_id):
+    """A table's token, as its score card polls it (`selectors.revision_token` of the
+    table): every table's of the tournament read at once (`selectors.table_tokens`), at most
+    once per `token_seconds()` per process. A room's phones poll a hundred tables' cards:
+    one query a second per process instead of one per table and second, each after Django's
+    connection health check (the check alone 12 % of a worker's time at 2,000 phones,
+    docs/performance.md). A table the tokens read before it lack (a new draw's) is read
+    alone, as is one of another tournament (None)."""
+    tokens = recent_token(selectors.table_tokens, (tournament_id,)) if token_seconds() > 0 else {}
+    token = tokens.get(table_id)
+    if token is not None:
+        return token
+    return recent_token(selectors.revision_token, (tournament_id, table_id))
+
+
 def live_page(token_of, *names, shown_by=None):
     """A live page's view, written as `view(request, live, **ids)`: every request reads
     the subject's token first (`token_of` of the URL's `names`, the tournament's by
-    default: 1 indexed query, 404 when there is no such subject); a poll that shows what
+    default: `tournament_token` or `table_token`, which keep it a second per process; 404
+    when there is no such subject); a poll that shows what
     it would be sent already gets 204, one whose region is kept gets it (`kept_answer`),
     and the rest runs in the language a poll names. `shown_by(request)` is what else of
     the request picks what the region shows (the tournament page's level).
@@ -226,7 +248,7 @@ def live_page(token_of, *names, shown_by=None):
 
     def decorate(view):
         def read_live(request, ids):
-            token = recent_token(token_of, tuple(ids[name] for name in names))
+            token = token_of(*(ids[name] for name in names))
             if token is None:
                 raise Http404("No such tournament or table.")
             shown = shown_by(request) if shown_by is not None else ()

@@ -35,6 +35,8 @@ from tournament.views.public.common import (
     region,
     respond,
     share_link,
+    table_token,
+    tournament_token,
 )
 
 TEMPLATES = "tournament/public/"
@@ -59,7 +61,7 @@ def _level_number(request):
     return int(value) if value.isdigit() and 0 < int(value) < 1000 else None
 
 
-@live_page(selectors.revision_token, shown_by=lambda request: (_level_number(request) or "",))
+@live_page(tournament_token, shown_by=lambda request: (_level_number(request) or "",))
 def tournament(request, live, tournament_id):
     """The tournament page: the current (or a chosen) level's tables, players, totals, hands
     played and required, Fantasyland, finished tables and who advanced; the champion."""
@@ -133,7 +135,7 @@ def _searched(request):
     return (hashlib.blake2s(_search(request)[1].encode(), digest_size=8).hexdigest(),)
 
 
-@live_page(selectors.revision_token, shown_by=_searched)
+@live_page(tournament_token, shown_by=_searched)
 def find(request, live, tournament_id):
     """Where do I sit? A few letters of a name, accents optional; for every player
     found, the table and seat, or how he went out. The results follow the draws live.
@@ -165,7 +167,7 @@ def find(request, live, tournament_id):
     )
 
 
-@live_page(selectors.revision_token, "tournament_id", "table_id")
+@live_page(table_token, "tournament_id", "table_id")
 def table(request, live, tournament_id, table_id):
     """A table's score card, hand by hand, read-only; live while its level is open."""
     load = loader(get_tournament, tournament_id, live.token)
@@ -189,7 +191,7 @@ def table(request, live, tournament_id, table_id):
     return respond(request, template, shown, lambda: {"tournament": load(), "table": load_table()})
 
 
-@live_page(selectors.revision_token)
+@live_page(tournament_token)
 def player(request, live, tournament_id, player_id):
     """A player's page: each level's table, place and points; his warnings and penalties."""
     load = loader(get_tournament, tournament_id, live.token)
@@ -258,7 +260,7 @@ def live_region_shows(context):
     )
 
 
-@live_page(selectors.revision_token)
+@live_page(tournament_token)
 def standings(request, live, tournament_id):
     """Champion first, then as rules.md section 6 orders them; live during play."""
     load = loader(get_tournament, tournament_id, live.token)

@@ -17,12 +17,13 @@ from tournament.views.public.common import (
     region,
     respond,
     share_link,
+    tournament_token,
 )
 
 TEMPLATES = "tournament/public/"
 
 
-@live_page(selectors.revision_token)
+@live_page(tournament_token)
 def tables_projector(request, live, tournament_id):
     load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "projector_tables.html"
@@ -61,7 +62,7 @@ def scan_code(request, tournament):
     return share_link(request, tournament)["qr"]
 
 
-@live_page(selectors.revision_token)
+@live_page(tournament_token)
 def standings_projector(request, live, tournament_id):
     load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "projector_standings.html"

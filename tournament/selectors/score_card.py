@@ -310,9 +310,11 @@ def _rows_of(result):
 
 
 def score_card(table, *, public=False):
-    """A table's whole score card (`table.level.tournament` and `table.draw` loaded): 6 queries.
+    """A table's whole score card (`table.level.tournament` and `table.draw` loaded): 5
+    queries, 6 while its lead is tied.
 
-    Seats with players, the deciding tie settlement, every version of every hand
+    Seats with players, the deciding tie settlement (read only while the lead is tied),
+    every version of every hand
     (with who entered it), their results, the penalties of the table's players,
     and the open call: the same 6 at any length of the table. Running totals
     include the penalties deducted here, each after the hand it was given after,
@@ -337,20 +339,24 @@ def score_card(table, *, public=False):
         .select_related("player")
         .order_by("position")
     )
-    settlement = read(
-        TieSettlement.objects.filter(table=table).select_related("winner", "created_by")
-    ).last()
-    hide([settlement])
-    settled_seat = next(
-        (s.id for s in seats if settlement and s.player_id == settlement.winner_id), None
-    )
     progress = cached_progress(table, seats)
     penalty_points = {s.id: s.penalty_points for s in seats}
     state = conclude_table(table, seats, progress, penalty_points, None)
-    if settled_seat is not None and settled_seat in state.tied_leader_ids:
-        state = conclude_table(table, seats, progress, penalty_points, settled_seat)
-    else:
-        settlement = None  # no tie for it to settle (any more): it decides nothing
+    settlement = None
+    if state.tied_leader_ids:
+        # Read only while the lead is tied, the one place where it decides anything (as
+        # `state.concluded` reads it): a card rendered after each hand is a query lighter.
+        settlement = read(
+            TieSettlement.objects.filter(table=table).select_related("winner", "created_by")
+        ).last()
+        hide([settlement])
+        settled_seat = next(
+            (s.id for s in seats if settlement and s.player_id == settlement.winner_id), None
+        )
+        if settled_seat is not None and settled_seat in state.tied_leader_ids:
+            state = conclude_table(table, seats, progress, penalty_points, settled_seat)
+        else:
+            settlement = None  # no tie for it to settle (any more): it decides nothing
     versions = hide(
         list(
             read(HandVersion.objects.filter(hand__table=table))

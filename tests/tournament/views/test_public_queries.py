@@ -22,7 +22,8 @@ HTMX = {"HX-Request": "true"}
 #   standings, standings projector: selectors.standings (3)
 #   player: selectors.standings (3), the player (1), his seats (1), his penalties (1);
 #     his record kept in the process, his table's token (1) instead of the last three
-#   table: the table (1), selectors.score_card (6)
+#   table: the table (1), selectors.score_card (5: its seats, hands' versions, their results,
+#     the players' penalties, the open call; the tie settlement only while its lead is tied)
 #   find: selectors.standings (3), the seats of the players found (1)
 # The poster reads the tournament alone.
 EXPECTED = {
@@ -32,7 +33,7 @@ EXPECTED = {
     "standings_projector": 5,
     "player": 8,
     "find": 6,
-    "table": 9,
+    "table": 8,
     "poster": 1,
 }
 # Live pages are kept whole for visitors without a session: a second visit reads the token

@@ -325,9 +325,10 @@ def test_the_table_page_costs_the_same_queries_at_5_and_40_hands(
         tournament=tournament, player=player(tournament, "Bo"), kind="timeout", actor=td_user
     )
     calls.call_td(table=table, kind="other")
-    # session, user, tournament, table, revision token, score card (seats, tie settlement,
-    # versions, results, penalties, open call), the penalty form's players.
-    with django_assert_num_queries(12):
+    # session, user, tournament, table, revision token, score card (seats, versions,
+    # results, penalties, open call: Anna leads alone, so no tie settlement is read), the
+    # penalty form's players.
+    with django_assert_num_queries(11):
         response = td_client.get(url(tournament, table))
     assert response.status_code == 200
     assert f'id="hand-{count}"' in response.content.decode()
@@ -346,7 +347,7 @@ def test_the_poll_costs_the_same_queries_at_5_and_40_hands(
     with django_assert_num_queries(3):
         response = td_client.get(url(tournament, table), {"rev": rev}, headers=htmx)
     assert response.status_code == 204
-    # session, user, token, tournament, table, the score card's 6.
-    with django_assert_num_queries(11):
+    # session, user, token, tournament, table, the score card's 5 (Anna leads alone).
+    with django_assert_num_queries(10):
         response = td_client.get(url(tournament, table), {"rev": "old"}, headers=htmx)
     assert response.status_code == 200

@@ -127,3 +127,33 @@ def test_a_search_is_rendered_again_only_when_someone_found_has_moved(client, an
     assert renderings == 1
     assert "Out at level 1: place 6 in the standings." in page
     assert page == fresh_page(client, search)
+
+
+def test_a_tables_card_is_read_once_per_token_for_every_language(client, anna):
+    """After a hand, a table's region is rendered for each language its phones read, from
+    one reading of its score card; the next hand there reads it again."""
+    tournament, mine, other, url = anna
+    card = reverse("public:table", args=[tournament.pk, mine.pk])
+
+    def page_and_reads(language):
+        with mock.patch.object(selectors, "score_card", wraps=selectors.score_card) as reads:
+            response = client.get(card, headers={"Accept-Language": language})
+        assert response.status_code == 200
+        return response.content.decode(), reads.call_count
+
+    assert page_and_reads("en")[1] == 1
+    page, reads = page_and_reads("sv")
+    assert reads == 0 and 'lang="sv"' in page and 'id="hand-1"' not in page
+
+    me, *others = ["Anna", *(name for name in names_at(mine) if name != "Anna")]
+    play_named(mine, {me: 4, others[0]: -2, others[1]: -2})
+    page, reads = page_and_reads("sv")
+    assert reads == 1 and 'id="hand-1"' in page
+    page, reads = page_and_reads("en")
+    assert reads == 0 and 'id="hand-1"' in page
+    assert page == fresh_page_in(client, card, "en")
+
+
+def fresh_page_in(client, url, language):
+    common.forget_kept()
+    return client.get(url, headers={"Accept-Language": language}).content.decode()

@@ -27,6 +27,7 @@ from tournament.views.public.common import (
     get_table,
     get_tournament,
     kept_player_record,
+    kept_score_card,
     link_prefixes,
     live_page,
     loader,
@@ -175,8 +176,7 @@ def table(request, live, tournament_id, table_id):
     template = TEMPLATES + "table.html"
 
     def build():
-        table = load_table()
-        card = selectors.score_card(table, public=True)
+        table, card = kept_score_card(table_id, load_table, live.token)
         return {
             "tournament": load(),
             "card": card,

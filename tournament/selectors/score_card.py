@@ -314,11 +314,10 @@ def score_card(table, *, public=False):
     queries, 6 while its lead is tied.
 
     Seats with players, the deciding tie settlement (read only while the lead is tied),
-    every version of every hand
-    (with who entered it), their results, the penalties of the table's players,
-    and the open call: the same 6 at any length of the table. Running totals
-    include the penalties deducted here, each after the hand it was given after,
-    so that the last running total is the seat's total.
+    every version of every hand (with who entered it), their results, the penalties of
+    the table's players, and the open call: the same number at any length of the table.
+    Running totals include the penalties deducted here, each after the hand it was given
+    after, so that the last running total is the seat's total.
 
     `public`: for the players' pages, without the TD's words (TD_WORDS), which are not
     even read.

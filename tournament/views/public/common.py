@@ -99,6 +99,15 @@ _recent_tokens = {}
 RECENT_TOKENS_MAX = 10_000  # subjects kept at most (a room has a few hundred pages)
 
 
+def keep_bounded(kept, limit, key, value):
+    """Keep `value` under `key` in one of this module's per-process stores, emptied whole
+    when it holds `limit` entries: each is read again on its next miss, and a room has a
+    few hundred pages, far under any limit."""
+    if len(kept) >= limit:
+        kept.clear()
+    kept[key] = value
+
+
 def token_seconds():
     """How long a process answers polls with the token it read last: PUBLIC_TOKEN_SECONDS
     (1 s unless the environment says otherwise, 0 in tests), never more than
@@ -125,9 +134,7 @@ def recent_token(token_of, ids):
         return kept[0]
     token = token_of(*ids)
     if token is not None:
-        if len(_recent_tokens) >= RECENT_TOKENS_MAX:
-            _recent_tokens.clear()
-        _recent_tokens[key] = (token, now)
+        keep_bounded(_recent_tokens, RECENT_TOKENS_MAX, key, (token, now))
     return token
 
 
@@ -161,9 +168,7 @@ def get_tournament(tournament_id, token=None):
     if tournament is None:
         raise Http404("No such tournament.")
     if keep:
-        if len(_tournaments) >= TOURNAMENTS_MAX:
-            _tournaments.clear()
-        _tournaments[(tournament_id, token)] = (now, tournament)
+        keep_bounded(_tournaments, TOURNAMENTS_MAX, (tournament_id, token), (now, tournament))
         return copy.copy(tournament)
     return tournament
 
@@ -434,9 +439,8 @@ def rendered_region(template, context, key, shows):
         marked = render_to_string(f"{template}#live", {**context, "token": TOKEN_MARK})
         if marked.count(TOKEN_MARK) != 1:  # a region must show its token exactly once
             return render_to_string(f"{template}#live", context), str(context.get("title", ""))
-        if len(_renderings) >= RENDERINGS_MAX:
-            _renderings.clear()
-        kept = _renderings[key] = (seen, marked, str(context.get("title", "")))
+        kept = (seen, marked, str(context.get("title", "")))
+        keep_bounded(_renderings, RENDERINGS_MAX, key, kept)
     return kept[1].replace(TOKEN_MARK, conditional_escape(context["token"])), kept[2]
 
 
@@ -593,9 +597,7 @@ def kept_score_card(table_id, load_table, token):
         return kept[1], kept[2]
     table = load_table()
     card = selectors.score_card(table, public=True)
-    if len(_score_cards) >= SCORE_CARDS_MAX:
-        _score_cards.clear()
-    _score_cards[table_id] = (token, table, card)
+    keep_bounded(_score_cards, SCORE_CARDS_MAX, table_id, (token, table, card))
     return table, card
 
 
@@ -618,9 +620,7 @@ def kept_player_record(tournament, player_id):
         return kept
     record = selectors.player_record(tournament, player_id)
     if record is not None:
-        if len(_player_records) >= PLAYER_RECORDS_MAX:
-            _player_records.clear()
-        _player_records[key] = record
+        keep_bounded(_player_records, PLAYER_RECORDS_MAX, key, record)
     return record
 
 

@@ -13,7 +13,7 @@ from django.db import connection
 
 from tests.tournament.conftest import play, single_table
 from tournament.models import Table
-from tournament.selectors import revision_token, table_tokens
+from tournament.selectors import revision_token, room_tokens
 from tournament.services import calls, draws, hands, penalties
 
 pytestmark = pytest.mark.django_db
@@ -142,9 +142,9 @@ def test_nothing_is_prepared_on_the_server(two_tables):
     assert tournament_token == f"{t}.{r + Table.objects.get(pk=two_tables[2].pk).revision}"
 
 
-def test_every_tables_token_at_once_is_each_tables_own(two_tables, make_tournament, td_user):
-    """`table_tokens`: what `revision_token` gives each table of the tournament, in one
-    query; nothing of another tournament, nothing for an id no row can have."""
+def test_every_token_of_the_room_at_once_is_each_ones_own(two_tables, make_tournament, td_user):
+    """`room_tokens`: what `revision_token` gives the tournament and each of its tables, in
+    one query; nothing of another tournament, nothing for an id no row can have."""
     tournament, first, second = two_tables
     play(first, 2, -1, -1)
     other = make_tournament(3, name="Another")
@@ -156,16 +156,43 @@ def test_every_tables_token_at_once_is_each_tables_own(two_tables, make_tourname
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(wrapper):
-        tokens = table_tokens(tournament.pk)
+        tokens = room_tokens(tournament.pk)
     assert len(seen) == 1 and seen[0].lstrip().upper().startswith("SELECT")
     t, r = revisions(tournament, first)
-    assert tokens == {
+    assert tokens.tables == {
         first.pk: f"{t}.{r}",  # one hand played: one more than the other table
         second.pk: f"{t}.{r - 1}",
     }
-    assert tokens == {
+    assert tokens.tournament == f"{t}.{r + r - 1}"  # both tables of the open level
+    assert tokens.tournament == revision_token(tournament.pk)
+    assert tokens.tables == {
         table.pk: revision_token(tournament.pk, table.pk) for table in (first, second)
     }
-    assert elsewhere.pk not in tokens
+    assert elsewhere.pk not in tokens.tables
+    assert room_tokens(other.pk + 1000) is None
     for bad in IMPOSSIBLE_IDS:
-        assert table_tokens(bad) == {}
+        assert room_tokens(bad) is None
+
+
+def test_the_rooms_tokens_before_a_draw_and_after_a_level_closes(
+    two_tables, make_tournament, td_user
+):
+    """No table yet: the tournament's revision and 0, as `revision_token` gives it. A closed
+    level's tables keep their own tokens, and leave the tournament's sum."""
+    fresh = make_tournament(3, name="Not drawn")
+    fresh.refresh_from_db()
+    assert room_tokens(fresh.pk) == (f"{fresh.revision}.0", {})
+    assert revision_token(fresh.pk) == f"{fresh.revision}.0"
+
+    tournament, first, second = two_tables
+    for table in (first, second):  # three hands each, the first seat wins every one
+        for _ in range(3):
+            play(table, 2, -1, -1)
+    draws.advance(tournament=tournament, actor=td_user, seed="next")
+    final = Table.objects.get(level__tournament=tournament, level__number=2)
+    tokens = room_tokens(tournament.pk)
+    t, r = revisions(tournament, final)
+    assert tokens.tournament == f"{t}.{r}" == revision_token(tournament.pk)
+    assert tokens.tables == {
+        table.pk: revision_token(tournament.pk, table.pk) for table in (first, second, final)
+    }

@@ -263,17 +263,38 @@ def _token_sql(of_table):
     )
 
 
-def table_tokens(tournament_id):
-    """`revision_token(tournament_id, table_id)` of every table of the tournament, by table
-    id, in one query ({} when there is no such tournament): a room's phones poll the score
-    cards of a hundred tables, and a process reads them all at once, once a second
-    (`views.public.common.table_token`): the ORM's building of it is no cost there."""
+class RoomTokens(NamedTuple):
+    """A tournament's token and each of its tables' (`revision_token`), as of one read."""
+
+    tournament: str
+    tables: dict  # table id: its token
+
+
+def room_tokens(tournament_id):
+    """`revision_token` of the tournament and of each of its tables, by table id, in one
+    query (None when there is no such tournament): a room's phones poll the tournament's
+    pages and the score cards of a hundred tables, and a process reads every token at once,
+    once a second (`views.public.common.tournament_token` and `table_token`). One read
+    also makes them agree: a player's record checked against his table's token is never
+    older than the tournament's token his page shows. The ORM's building of it is no cost
+    at once a second."""
     if not is_db_id(tournament_id):
-        return {}
-    rows = Table.objects.filter(level__tournament_id=tournament_id).values_list(
-        "pk", "level__tournament__revision", "revision"
+        return None
+    rows = (
+        Tournament.objects.filter(pk=tournament_id)
+        .values_list(
+            "revision", "levels__tables__pk", "levels__tables__revision", "levels__closed_at"
+        )
+        .order_by()
     )
-    return {table_id: f"{ours}.{its}" for table_id, ours, its in rows.order_by()}
+    ours, tables, open_sum = None, {}, 0
+    for revision, table_id, table_revision, closed_at in rows:
+        ours = revision
+        if table_id is not None:
+            tables[table_id] = f"{revision}.{table_revision}"
+            open_sum += table_revision if closed_at is None else 0
+    # The tournament's token sums its open levels' tables, as `revision_token` does.
+    return None if ours is None else RoomTokens(f"{ours}.{open_sum}", tables)
 
 
 def is_db_id(value):

@@ -298,8 +298,9 @@ def _position(player, standing, seat, tournament):
     return PublicPosition(player=player, standing=standing, seat=seat, status=status)
 
 
-def _latest_seats(player_ids):
-    """Each player's seat in the latest level of a current, released draw: 1 query."""
+def latest_seats(player_ids):
+    """Each player's seat in the latest level of a current, released draw (its table and
+    level loaded), by player id: 1 query."""
     latest = {}
     for seat in (
         Seat.objects.current()
@@ -318,19 +319,19 @@ class PublicSearch:
     more: bool  # more players matched than are listed
 
 
-def public_find(tournament, query, *, ranking=None):
+def public_find(tournament, query, *, ranking=None, seats_of=latest_seats):
     """Where do I sit? The players whose name holds what was typed (accents optional),
     each with his table and seat or how he went out: 4 queries at any size.
 
     `ranking` is the tournament's `standings` when the caller has them already (then 1
-    query: the seats of the players found).
+    query: the seats of the players found, `seats_of` their ids).
     """
     from tournament.search import MAX_RESULTS, search
 
     rows = standings(tournament) if ranking is None else ranking
     matches = search(query, rows, name=lambda row: row.player.name)
     shown = matches[:MAX_RESULTS]
-    seats = _latest_seats([row.player.pk for row in shown]) if shown else {}
+    seats = seats_of(tuple(row.player.pk for row in shown)) if shown else {}
     return PublicSearch(
         query=query,
         found=tuple(

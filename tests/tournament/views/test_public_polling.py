@@ -77,8 +77,8 @@ def test_every_live_page_reads_its_token_by_the_one_selector(client, td_client, 
     """The players' pages, the big screens and the TD's live pages poll with the token of
     `revision_token`: the one query an unchanged public poll runs is that one, the table's
     score card's too (it used to be an ORM query of its own, four times the cost). Where a
-    process keeps tokens a second, a table's comes with every other table's of the
-    tournament (`table_tokens`, tests/tournament/views/test_public_recent_token.py)."""
+    process keeps tokens a second, they come in one read with every table's of the
+    tournament (`room_tokens`, tests/tournament/views/test_public_recent_token.py)."""
     tournament, first, _ = two_tables
     play(first, 2, -1, -1)
     expected = token_queries(tournament, first)

@@ -3,13 +3,15 @@
 once a second per process, not once a poll, and a phone is sent the fresh region at its
 first poll after that second."""
 
+from unittest import mock
+
 import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play
 from tests.tournament.views.conftest import page_and_calls
 from tournament import selectors
-from tournament.models import Table
+from tournament.models import Seat, Table
 from tournament.services import announcements, draws
 from tournament.views.public import common
 
@@ -76,16 +78,17 @@ def test_a_hand_reaches_the_phone_at_its_first_poll_after_the_second(client, two
 def test_the_tables_tokens_are_read_together_each_its_own(
     client, two_tables, memo, django_assert_num_queries
 ):
-    """A process reads every table's token at once, a second at a time: the second table's
-    poll reads nothing; each is its table's own (not the tournament's), and a hand at one
-    table reaches its phones at their first poll after the second."""
+    """A process reads every table's token at once with the tournament's, a second at a
+    time: after the tournament page, neither table's poll reads anything; each is its
+    table's own (not the tournament's), and a hand at one table reaches its phones at their
+    first poll after the second."""
     tournament, first, second = two_tables
     tournament_page = reverse("public:tournament", args=[tournament.pk])
     assert poll(client, tournament_page, "x").status_code == 200
     urls = [reverse("public:table", args=[tournament.pk, t.pk]) for t in (first, second)]
     tokens = [selectors.revision_token(tournament.pk, t.pk) for t in (first, second)]
-    for url, token, reads in zip(urls, tokens, (1, 0), strict=True):
-        with django_assert_num_queries(reads):
+    for url, token in zip(urls, tokens, strict=True):
+        with django_assert_num_queries(0):  # read with the tournament's, for its page
             assert poll(client, url, token).status_code == 204
 
     play(first, 5, -2, -3)
@@ -129,7 +132,7 @@ def test_never_longer_than_the_render_bound_and_an_unknown_page_is_not_kept(
     for _ in range(2):
         response = poll(client, missing, token)
         assert response.status_code == 404
-    assert (selectors.revision_token, (tournament.pk + 1000,)) not in common._recent_tokens
+    assert (selectors.room_tokens, (tournament.pk + 1000,)) not in common._recent_tokens
 
 
 def tournament_reads(client, url):
@@ -161,16 +164,101 @@ def test_the_tournament_is_read_once_a_second_for_the_token_its_pages_show(
 def test_a_page_never_shows_a_token_newer_than_the_tournament_it_holds(
     client, two_tables, memo, td_user
 ):
-    """The tournament is kept under the token its page read before it: a table's score card
-    reading its own token after an announcement reads the tournament again within the
-    second, so it never shows the new token without the announcement."""
+    """The tournament is kept under the token its page read before it: a table of a new
+    draw, which the room's tokens read before it lack, reads its own token and then the
+    tournament again within the second, so it never shows the new token with the old
+    tournament (its draw, its announcement)."""
     tournament, first, _ = two_tables
     page, reads = tournament_reads(client, reverse("public:tournament", args=[tournament.pk]))
     assert reads == 1 and "Coffee break" not in page
 
     announcements.announce(tournament=tournament, actor=td_user, text="Coffee break")
-    url = reverse("public:table", args=[tournament.pk, first.pk])
-    page, reads = tournament_reads(client, url)
+    draws.redraw_level(level=first.level, actor=td_user, reason="A seat was wrong", seed="re")
+    new = Table.objects.current().filter(level=first.level).order_by("number").first()
+    assert new.pk not in common.room(tournament.pk).tables
+    page, reads = tournament_reads(client, reverse("public:table", args=[tournament.pk, new.pk]))
     assert reads == 1
-    assert rev_of_page(page) == selectors.revision_token(tournament.pk, first.pk)
+    assert rev_of_page(page) == selectors.revision_token(tournament.pk, new.pk)
     assert "Coffee break" in page
+
+
+def test_a_read_that_ends_after_a_newer_one_never_replaces_it(memo):
+    """Where a server runs threads, a token read before another can be kept after it: the
+    newer stays, so a page never checks what it shows against an older token than its own."""
+    reads = iter(["older", "newer"])
+
+    def token_of(subject):
+        token = next(reads)
+        if token == "older":  # another thread reads and keeps while this one waits
+            memo.now += 0.5
+            assert common.recent_token(token_of, (subject,)) == "newer"
+        return token
+
+    assert common.recent_token(token_of, (7,)) == "older"
+    assert common.recent_token(token_of, (7,)) == "newer"
+
+
+@pytest.fixture
+def anna(two_tables):
+    """Anna's seat, her table, the other table and her page."""
+    tournament, first, second = two_tables
+    seat = Seat.objects.select_related("table").get(player__name="Anna", table__in=[first, second])
+    other = second if seat.table_id == first.pk else first
+    return tournament, seat, other, reverse("public:player", args=[tournament.pk, seat.player_id])
+
+
+def her_hand(seat, anna_wins):
+    """A hand at Anna's table: she wins `anna_wins`, the two others lose half each."""
+    table = Table.objects.get(pk=seat.table_id)
+    seats = table.seats.order_by("position")
+    play(table, *(anna_wins if s.pk == seat.pk else -anna_wins // 2 for s in seats))
+
+
+def test_a_players_record_is_checked_against_the_rooms_tokens(client, anna, memo):
+    """A hand elsewhere moves the room's token: after the render bound his page is built
+    again, and his record is found unchanged from the tokens read for the page itself,
+    with no query of its own; a hand at his table is read at the first visit after it."""
+    tournament, seat, other, url = anna
+    assert page_and_calls(client, url, selectors, "player_record")[1] == 1
+
+    play(other, 4, -2, -2)
+    memo.now += 5
+    with (
+        mock.patch.object(selectors, "revision_token", wraps=selectors.revision_token) as own,
+        mock.patch.object(selectors, "player_record", wraps=selectors.player_record) as records,
+    ):
+        response = client.get(url)
+    assert (own.call_count, records.call_count) == (0, 0)
+    assert rev_of(response) == selectors.revision_token(tournament.pk)
+
+    her_hand(seat, 6)
+    memo.now += 5
+    page, reads = page_and_calls(client, url, selectors, "player_record")
+    assert reads == 1
+    assert "place 1 · 6 points" in page
+    assert rev_of_page(page) == selectors.revision_token(tournament.pk)
+
+
+def test_a_searchs_seats_are_kept_while_their_tables_stand(client, anna, memo):
+    """The seats of the players a search finds are read again only when one of their
+    tables or the tournament has moved: a hand elsewhere leaves them; Anna's table over
+    (she won its 3 hands) shows her waiting for the next draw."""
+    tournament, seat, other, _ = anna
+    url = reverse("public:find", args=[tournament.pk]) + "?q=anna"
+    table = seat.table
+    where = f"Level 1: table {table.number}, seat {seat.position + 1}"
+    page, reads = page_and_calls(client, url, selectors, "latest_seats")
+    assert reads == 1 and where in page
+
+    play(other, 4, -2, -2)
+    memo.now += 5
+    page, reads = page_and_calls(client, url, selectors, "latest_seats")
+    assert reads == 0 and where in page
+    assert rev_of_page(page) == selectors.revision_token(tournament.pk)
+
+    for _ in range(3):
+        her_hand(seat, 6)
+    memo.now += 5
+    page, reads = page_and_calls(client, url, selectors, "latest_seats")
+    assert reads == 1
+    assert where not in page and f"Won table {table.number} at level 1." in page

@@ -133,7 +133,10 @@ def recent_token(token_of, ids):
     if kept is not None and now - kept[1] < seconds:
         return kept[0]
     token = token_of(*ids)
-    if token is not None:
+    kept = _recent_tokens.get(key)
+    # Never over one read after it (a thread's, where a server runs them): a page that read
+    # its token from the newer must not check what it shows against the older.
+    if token is not None and (kept is None or kept[1] <= now):
         keep_bounded(_recent_tokens, RECENT_TOKENS_MAX, key, (token, now))
     return token
 
@@ -219,23 +222,32 @@ class Live:
 
 def tournament_token(tournament_id):
     """The tournament's token (`selectors.revision_token`), as its live pages poll it: read
-    at most once per `token_seconds()` per process (`recent_token`)."""
-    return recent_token(selectors.revision_token, (tournament_id,))
+    with every table's (`room`), at most once per `token_seconds()` per process."""
+    if token_seconds() <= 0:
+        return selectors.revision_token(tournament_id)
+    tokens = room(tournament_id)
+    return None if tokens is None else tokens.tournament
 
 
 def table_token(tournament_id, table_id):
     """A table's token, as its score card polls it (`selectors.revision_token` of the
-    table): every table's of the tournament read at once (`selectors.table_tokens`), at most
-    once per `token_seconds()` per process. A room's phones poll a hundred tables' cards:
-    one query a second per process instead of one per table and second, each after Django's
-    connection health check (the check alone 12 % of a worker's time at 2,000 phones,
-    docs/performance.md). A table the tokens read before it lack (a new draw's) is read
-    alone, as is one of another tournament (None)."""
-    tokens = recent_token(selectors.table_tokens, (tournament_id,)) if token_seconds() > 0 else {}
-    token = tokens.get(table_id)
+    table): read with every table's (`room`), at most once per `token_seconds()` per
+    process. A room's phones poll a hundred tables' cards: one query a second per process
+    instead of one per table and second, each after Django's connection health check (the
+    check alone 12 % of a worker's time at 2,000 phones, docs/performance.md). A table the
+    tokens read before it lack (a new draw's) is read alone, as is one of another
+    tournament (None)."""
+    tokens = room(tournament_id) if token_seconds() > 0 else None
+    token = None if tokens is None else tokens.tables.get(table_id)
     if token is not None:
         return token
     return recent_token(selectors.revision_token, (tournament_id, table_id))
+
+
+def room(tournament_id):
+    """`selectors.room_tokens`: the tournament's token and every table's, read together at
+    most once per `token_seconds()` per process (None: no such tournament)."""
+    return recent_token(selectors.room_tokens, (tournament_id,))
 
 
 def live_page(token_of, *names, shown_by=None):
@@ -454,6 +466,7 @@ def forget_kept():
         _renderings,
         _tournaments,
         _score_cards,
+        _found_seats,
     ):
         kept.clear()
 
@@ -625,10 +638,12 @@ def kept_player_record(tournament, player_id):
 
 
 def _read_now(tournament, record):
-    """What `record.read_at` would be if it were read now."""
+    """What `record.read_at` would be if it were read now, as far as the page's token
+    knows: his table's token comes from the same read as the tournament's (`room`, or one
+    after it), so a record it finds unchanged is never older than the token shown with it."""
     if record.latest_table_id is None:
         return str(tournament.revision)
-    return selectors.revision_token(tournament.pk, record.latest_table_id)
+    return table_token(tournament.pk, record.latest_table_id)
 
 
 def link_prefixes(tournament):
@@ -661,3 +676,48 @@ def qr_markup(text, title):
     from tournament.qr import qr_svg
 
     return qr_svg(text, title=title, css_class="qr")
+
+
+# Each process's last seats of the players a search found, per tournament and players:
+# (what they were read at, the seats), read again only when one of their tables' tokens
+# or the tournament's revision has moved since.
+_found_seats = {}
+FOUND_SEATS_MAX = 10_000  # searches kept at most
+
+
+def kept_latest_seats(tournament):
+    """`selectors.latest_seats` for the players a search finds (its `seats_of`), kept per
+    process while nothing it holds has moved, as a player's record is: a search's region
+    is rendered again at its phone's visits after the render bound because a hand
+    elsewhere moved the room's token; the same players' seats have not moved. Checking
+    them costs no query (their tables' tokens come with the page's own, `room`)."""
+
+    def seats_of(player_ids):
+        key = (tournament.pk, player_ids)
+        kept = _found_seats.get(key)
+        if kept is not None and kept[0] == _seats_read_now(tournament, kept[1]):
+            return kept[1]
+        seats = selectors.latest_seats(player_ids)
+        keep_bounded(_found_seats, FOUND_SEATS_MAX, key, (_seats_read_at(tournament, seats), seats))
+        return seats
+
+    return seats_of
+
+
+def _seats_read_at(tournament, seats):
+    """What `seats` were read at: the tournament's revision (read before them) and each
+    seat's table token, as `revision_token` gives it."""
+    revision = tournament.revision
+    return revision, tuple(
+        (player_id, f"{revision}.{seat.table.revision}")
+        for player_id, seat in sorted(seats.items())
+    )
+
+
+def _seats_read_now(tournament, seats):
+    """What `_seats_read_at` would give if the same seats were read now, as far as the
+    page's token knows (`table_token`, as `_read_now`)."""
+    return tournament.revision, tuple(
+        (player_id, table_token(tournament.pk, seat.table_id))
+        for player_id, seat in sorted(seats.items())
+    )

@@ -26,6 +26,7 @@ from tournament.views.public.common import (
     cached_standings,
     get_table,
     get_tournament,
+    kept_latest_seats,
     kept_player_record,
     kept_score_card,
     link_prefixes,
@@ -152,7 +153,11 @@ def find(request, live, tournament_id):
         return {
             "tournament": tournament,
             "results": (
-                selectors.public_find(tournament, query, ranking=kept.rows) if query else None
+                selectors.public_find(
+                    tournament, query, ranking=kept.rows, seats_of=kept_latest_seats(tournament)
+                )
+                if query
+                else None
             ),
             "token": live.token,
             **(kept.context() if kept else {}),

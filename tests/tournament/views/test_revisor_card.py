@@ -119,6 +119,35 @@ def shown_token(response):
     return response.content.decode().split('data-poll-rev="', 1)[1].split('"', 1)[0]
 
 
+def test_an_unchanged_poll_reads_the_session_and_the_table_only(
+    revisor, table, django_assert_num_queries
+):
+    """The token comes with the table the binding reads (its tournament's revision and its
+    own): no query of its own."""
+    summary = reverse("revisor:summary")
+    shown = shown_token(revisor.get(summary, {"rev": "nothing"}))
+    assert shown == selectors.revision_token(table.level.tournament_id, table.pk)
+    with django_assert_num_queries(2):  # the session, the bound table
+        assert revisor.get(summary, {"rev": shown}).status_code == 204
+
+
+def test_the_card_after_a_hand_polls_with_the_token_the_hand_left(revisor, table):
+    """The card sent back after a hand carries the table's token as the hand wrote it: its
+    next poll is a 204, and a hand recorded elsewhere after it is a 200."""
+    response = revisor.post(
+        HAND,
+        points_post(table, {"Anna": 2, "Bo": -1, "Cia": -1}, 1),
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    shown = shown_token(response)
+    assert shown == selectors.revision_token(table.level.tournament_id, table.pk)
+    summary = reverse("revisor:summary")
+    assert revisor.get(summary, {"rev": shown}).status_code == 204
+    play(table, 1, 0, -1)
+    assert revisor.get(summary, {"rev": shown}).status_code == 200
+
+
 def test_the_card_polls_with_the_tables_token_and_sees_a_renamed_player(revisor, table, td_user):
     """The card's token is the table's, read as every live page reads its own: the TD's
     changes to the tournament (a player's name) reach the card at its next poll too."""

@@ -302,13 +302,13 @@ def test_after_the_final_the_waiting_page_stops_polling(client, seven, td_user):
 def test_a_station_poll_costs_one_query_more_than_a_table_poll(
     client, seven, td_user, django_assert_num_queries
 ):
-    """The session, the station, its table; then the card's token (a table's binding reads
-    the session, the table and the token)."""
+    """The session, the station, its table, whose token comes with it (a table's binding
+    reads the session and the table)."""
     _tournament, level = seven
     on_station(client, 2)
     page = client.get(CARD)
     token = page.context["token"]
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(3):
         assert client.get(f"{SUMMARY}?rev={token}", headers=HTMX).status_code == 204
     finish_level(level)
     draws.advance(tournament=_tournament, actor=td_user, seed="st2")

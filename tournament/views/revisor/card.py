@@ -174,10 +174,10 @@ def read_card(table):
 
 
 def poll_token(table):
-    """What the card polls with: the table's token, as every live page reads its own (one
-    indexed query): its hands, calls and penalties, and the tournament's changes (a player
-    renamed)."""
-    return selectors.revision_token(table.level.tournament_id, table.pk)
+    """What the card polls with: the table's token, as every live page polls its own (its
+    hands, calls and penalties, and the tournament's changes: a player renamed), from the
+    table as this request read it (its binding, or the hand it recorded): no query."""
+    return selectors.read_table_token(table)
 
 
 def label(table):

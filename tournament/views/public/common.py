@@ -693,6 +693,8 @@ def kept_latest_seats(tournament):
     them costs no query (their tables' tokens come with the page's own, `room`)."""
 
     def seats_of(player_ids):
+        if token_seconds() <= 0:
+            return selectors.latest_seats(player_ids)  # no room's tokens to check them by
         key = (tournament.pk, player_ids)
         kept = _found_seats.get(key)
         if kept is not None and kept[0] == _seats_read_now(tournament, kept[1]):

@@ -8,6 +8,7 @@ all of them (one query for the names), which works alike on SQLite and PostgreSQ
 """
 
 import unicodedata
+from functools import lru_cache
 
 from tournament.text import swedish_sort_key
 
@@ -30,6 +31,9 @@ _SPELLED_OUT = str.maketrans(
 MAX_RESULTS = 20
 
 
+# A search folds every name of the tournament, the same few hundred at every search: kept
+# folded per process (a rebuilt search region 9 -> 6 ms in process, 300 players).
+@lru_cache(maxsize=8192)
 def fold(text):
     """`text` as the search compares it: lower case, no accents, single spaces.
 

@@ -68,7 +68,7 @@ def cards_hand(page, table):
     page.get_by_text(f"Hand {number}: announce it, then confirm").wait_for()
     started = time.perf_counter()
     taps.button(f"Confirm hand {number}")
-    page.get_by_text(f"Hand {number} recorded.").wait_for()
+    page.get_by_text(f"Hand {number} recorded").wait_for()
     return taps.count, (time.perf_counter() - started) * 1000
 
 
@@ -121,7 +121,7 @@ def main():
                 page.get_by_label("Points for Cia").fill("-1")
                 started = time.perf_counter()
                 page.get_by_role("button", name=f"Record hand {number}").click()
-                page.get_by_text(f"Hand {number} recorded.").wait_for()
+                page.get_by_text(f"Hand {number} recorded").wait_for()
                 timings.append((time.perf_counter() - started) * 1000)
             taps, confirm_ms = cards_hand(page, table)
             browser.close()

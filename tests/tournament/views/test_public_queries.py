@@ -122,3 +122,20 @@ def test_three_hundred_players(client, td_user, django_assert_num_queries):
     assert body.count('class="ptable') == 100
     assert body.count(f'href="/t/{tournament.pk}/player/') == 300 + 4  # and 4 winners
     assert len(body) < 60_000  # about 150 bytes a player
+
+
+def test_a_loader_loads_once_and_keeps_no_failure():
+    calls = []
+
+    def load(value):
+        calls.append(value)
+        if len(calls) == 1:
+            raise Player.DoesNotExist
+        return value * 2
+
+    once = common.loader(load, 21)
+    with pytest.raises(Player.DoesNotExist):
+        once()
+    assert once() == 42
+    assert once() == 42
+    assert calls == [21, 21]

@@ -217,3 +217,26 @@ def test_many_matches_list_twenty_and_ask_for_more_letters(client, td_user):
         "Spelare 25",
         "Spelare 12",
     ]
+
+
+def test_a_search_checks_its_form_once_a_request(client, drawn, monkeypatch):
+    """The region's name (the text searched) and the page both need the form: it is made and
+    checked once, and a refused query still shows its message in the page (in Swedish too)."""
+    from tournament.views.public import pages
+
+    made = []
+
+    class CountedForm(pages.PlayerSearchForm):
+        def __init__(self, *args, **kwargs):
+            made.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "PlayerSearchForm", CountedForm)
+    tournament, _ = drawn
+    response = find(client, tournament, "anna")
+    assert response.status_code == 200 and "Anna" in text(response)
+    assert len(made) == 1
+    response = find(client, tournament, "x" * 81, accept_language="sv")
+    assert response.status_code == 400
+    assert "Ett namn har högst 80 tecken." in text(response)
+    assert len(made) == 2

@@ -126,9 +126,13 @@ def table_article(language, table_link, player_link, table):
 
 def _search(request):
     """The search form of `?q=`, and what the region shows found: the query when the form
-    is valid, else "" (nothing searched)."""
-    form = PlayerSearchForm(request.GET if "q" in request.GET else None)
-    return form, (form.cleaned_data["q"] if form.is_valid() else "")
+    is valid, else "" (nothing searched). Made once per request: the region's name and the
+    view both ask (a form made and checked twice was a fifth of a kept search page)."""
+    searched = getattr(request, "public_search", None)
+    if searched is None:
+        form = PlayerSearchForm(request.GET if "q" in request.GET else None)
+        searched = request.public_search = (form, form.cleaned_data["q"] if form.is_valid() else "")
+    return searched
 
 
 def _searched(request):

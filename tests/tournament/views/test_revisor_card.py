@@ -131,6 +131,82 @@ def test_an_unchanged_poll_reads_the_session_and_the_table_only(
         assert revisor.get(summary, {"rev": shown}).status_code == 204
 
 
+def poll_of(response):
+    """The card's poll as its page makes it: its URL, with the token shown, as htmx."""
+    page = response.content.decode()
+    url = page.split('data-poll-url="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    return {"path": url + f"&rev={shown_token(response)}", "headers": {"HX-Request": "true"}}
+
+
+def test_an_unchanged_poll_of_the_card_is_answered_before_the_session(
+    revisor, table, django_assert_num_queries
+):
+    """The card's poll names its tournament and table: unchanged, it is the table's token
+    alone (as a phone's of the table's public page), no session and no binding read."""
+    page = revisor.get(CARD)
+    poll = poll_of(page)
+    assert f"?t={table.level.tournament_id}&table={table.pk}&hand=1&rev=" in poll["path"]
+    with django_assert_num_queries(1):  # the table's token
+        response = revisor.get(**poll)
+    assert response.status_code == 204 and response.content == b""
+    assert response["Cache-Control"] == "private" and "HX-Request" in response["Vary"]
+    assert "Cookie" not in response.get("Vary", "") and not response.cookies
+    play(table, 1, 0, -1)  # a hand from elsewhere: the poll goes the whole way, to the card
+    response = revisor.get(**poll)
+    assert response.status_code == 200
+    assert "Hand 1 was recorded meanwhile" in response.content.decode()
+
+
+def test_a_card_polling_with_a_newer_token_than_the_process_keeps_gets_204(
+    revisor, table, settings, clock, django_assert_num_queries
+):
+    """Where a process keeps the room's tokens a second, the card sent back after a hand
+    shows a newer token than the one kept: it shows the latest already (no query)."""
+    from tournament.views.public.common import forget_kept
+
+    settings.PUBLIC_TOKEN_SECONDS = 1
+    forget_kept()
+    page = revisor.get(CARD)
+    assert revisor.get(**poll_of(page)).status_code == 204  # the room's tokens read, kept
+    after = revisor.post(
+        HAND, points_post(table, {"Anna": 2, "Bo": -1, "Cia": -1}, 1), HTTP_HX_REQUEST="true"
+    )
+    assert "Hand 1 recorded ✓" in after.content.decode()
+    assert shown_token(after) != shown_token(page)
+    with django_assert_num_queries(0):  # the tokens kept, older than the card's
+        assert revisor.get(**poll_of(after)).status_code == 204
+    clock.now += 1  # a second on: the tokens read again, the card's own
+    with django_assert_num_queries(1):
+        assert revisor.get(**poll_of(after)).status_code == 204
+    forget_kept()
+
+
+def test_a_tablet_cut_off_is_told_at_its_next_poll(revisor, table, td_user):
+    """Replacing the table's code moves its token: the poll goes the whole way, where the
+    binding is found replaced and htmx is sent to the code page."""
+    from tournament.services.revisor_access import regenerate_revisor_access
+
+    poll = poll_of(revisor.get(CARD))
+    regenerate_revisor_access(table=table, actor=td_user)
+    response = revisor.get(**poll)
+    assert response.status_code == 200 and response["HX-Redirect"] == reverse("revisor:code")
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["t=abc&table=1", "t=1&table=²", "t=1&table=" + "9" * 30, "t=&table=", "table=1", ""],
+)
+def test_a_card_poll_naming_no_table_goes_the_whole_way(revisor, table, query):
+    """Whatever the URL says in place of the ids, the poll is answered as before: by the
+    session's table (204 while unchanged), never an error."""
+    page = revisor.get(CARD)
+    response = revisor.get(
+        f"{reverse('revisor:summary')}?{query}&rev={shown_token(page)}", HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 204
+    assert "Cookie" in response["Vary"]  # the session was read: the whole way
+
+
 def test_the_card_after_a_hand_polls_with_the_token_the_hand_left(revisor, table):
     """The card sent back after a hand carries the table's token as the hand wrote it: its
     next poll is a 204, and a hand recorded elsewhere after it is a 200."""
@@ -254,7 +330,8 @@ def test_a_tie_break_hand_in_swedish(revisor, tie):
 def test_the_td_settling_the_tie_replaces_the_whole_card_at_the_next_poll(revisor, tie, td_user):
     table = tie
     page = revisor.get(CARD).content.decode()
-    assert 'data-poll-url="/r/card/summary/?hand=4"' in page
+    poll_url = f"/r/card/summary/?t={table.level.tournament_id}&amp;table={table.pk}&amp;hand=4"
+    assert f'data-poll-url="{poll_url}"' in page
     shown = shown_token(revisor.get(CARD))
     hands.settle_tie(
         table=table, actor=td_user, winner=seat_of(table, "Bo").player, reason="Card draw"

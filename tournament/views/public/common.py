@@ -258,8 +258,8 @@ def live_page(token_of, *names, shown_by=None):
     and the rest runs in the language a poll names. `shown_by(request)` is what else of
     the request picks what the region shows (the tournament page's level).
 
-    The view also gets `answer_poll(request, ids, language)`, by which
-    `LivePollMiddleware` answers such polls before the rest of the middleware runs."""
+    The view also gets `answer_poll(request, ids)`, by which `LivePollMiddleware` answers
+    such polls before the rest of the middleware runs."""
     names = names or ("tournament_id",)
 
     def decorate(view):
@@ -271,8 +271,15 @@ def live_page(token_of, *names, shown_by=None):
             request.public_live = Live(token, (view.__name__, *ids.values(), *shown))
             return request.public_live
 
-        def answer_poll(request, ids, language):
-            return kept_answer(request, read_live(request, ids), language)
+        def answer_poll(request, ids):
+            # A public poll names its language (`lang`); one that does not goes the whole way.
+            language = poll_language(request)
+            if language is None:
+                return None
+            answer = kept_answer(request, read_live(request, ids), language)
+            if answer is not None and answer.status_code == 200:
+                answer["Content-Language"] = language  # as LocaleMiddleware says it
+            return answer
 
         @wraps(view)
         def live_view(request, **ids):

@@ -23,8 +23,9 @@ every page a room polls) its full page and an unchanged poll (the revision that 
 gave). Their names carry the kind, so the bench reports every kind against the bare view.
 
 Requests are named by what they turned out to be: "poll unchanged (204) [table]", "poll
-changed (200) [table]", "page (full) [table]", "bare view", "static file", "revisor poll",
-"revisor hand"; probes' start with "probe ". With --steps, a load shape raises the number
+changed (200) [table]", "page (full) [table]", "bare view", "static file", "revisor poll
+unchanged (204)", "revisor poll" (one that brought a change), "revisor hand"; probes' start
+with "probe ". With --steps, a load shape raises the number
 of phones step by step and writes each step's steady window to --out; every request's
 start, name, time and outcome are written there too, so the bench works out exact
 percentiles per step (locust's own are rounded).
@@ -90,6 +91,7 @@ PAGE = "page (full)"
 BARE = "bare view"
 STATIC = "static file"
 REVISOR_POLL = "revisor poll"
+REVISOR_UNCHANGED = "revisor poll unchanged (204)"
 REVISOR_HAND = "revisor hand"
 PROBE = "probe "
 
@@ -389,11 +391,13 @@ class Revisor(FastHttpUser):
         sep = "&" if "?" in self.card.url else "?"
         url = f"{self.card.url}{sep}rev={quote(self.card.rev)}"
         with self.client.get(url, headers=self.hx(), name=REVISOR_POLL, catch_response=True) as r:
-            if r.status_code == 200:
+            if r.status_code == 204:
+                r.request_meta["name"] = REVISOR_UNCHANGED
+            elif r.status_code == 200:
                 rev = REV.search(r.content or b"")
                 if rev is not None:
                     self.card.rev = _html_attr(rev)
-            elif r.status_code != 204:
+            else:
                 r.failure(f"revisor poll answered HTTP {r.status_code}")
 
     def record_hand(self):

@@ -95,6 +95,22 @@ def test_after_advance_the_device_opens_the_next_level_table_with_its_number(
     assert client.session["revisor_binding"]["table"] == new_table.pk
 
 
+def test_the_cards_own_poll_after_advance_goes_the_whole_way(client, seven, td_user):
+    """The card's poll names the old table; its token moved with the level's close and the
+    new draw, so the poll is not answered before the session: the new table opens."""
+    tournament, level = seven
+    on_station(client, 1)
+    page = client.get(CARD).content.decode()
+    url = page.split('data-poll-url="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    rev = page.split('data-poll-rev="', 1)[1].split('"', 1)[0]
+    assert client.get(f"{url}&rev={rev}", headers=HTMX).status_code == 204
+    finish_level(level)
+    draws.advance(tournament=tournament, actor=td_user, seed="st2")
+    response = client.get(f"{url}&rev={rev}", headers=HTMX)
+    assert response.status_code == 200 and response["HX-Redirect"] == CARD
+    assert "Table 1 · level 2" in text(client.get(CARD))
+
+
 def test_a_hand_typed_for_the_old_table_is_not_recorded_at_the_new_one(client, seven, td_user):
     tournament, level = seven
     on_station(client, 1)

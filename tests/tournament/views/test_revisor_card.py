@@ -546,3 +546,50 @@ def test_a_poll_with_a_junk_hand_gets_the_summary(revisor, table, junk):
     poll = revisor.get(reverse("revisor:summary"), {"rev": "old", "hand": junk})
     assert poll.status_code == 200 and "HX-Retarget" not in poll
     assert poll.content.decode().lstrip().startswith('<section id="card-summary"')
+
+
+def last_hands_rows(page):
+    """The card's last hands as text: the heading row, then one row per player."""
+    import re
+
+    section = page.split('id="last-hands"', 1)[1].split("</section>", 1)[0]
+    rows = re.findall(r"<tr>(.*?)</tr>", section, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in rows]
+
+
+def test_the_last_hands_show_each_hands_current_points_and_who_goes_to_fantasyland(
+    client, make_tournament, td_user, django_assert_num_queries
+):
+    """The five last hands, oldest first: a hand the TD corrected shows its new points, and
+    "FL" marks who went to Fantasyland from a hand."""
+    from tests.tournament.conftest import play_named
+
+    table = single_table(make_tournament(["Anna", "Bo", "Cia"], min_hands=10), td_user)
+    play_named(table, {"Anna": 2, "Bo": -1, "Cia": -1})
+    play_named(table, {"Anna": -3, "Bo": 3, "Cia": 0})
+    play_named(table, {"Anna": 0, "Bo": 0, "Cia": 0})
+    play_named(table, {"Anna": 6, "Bo": -6, "Cia": 0}, fantasyland_names=["Anna"])
+    play_named(table, {"Anna": 1, "Bo": 1, "Cia": -2})
+    play_named(table, {"Anna": -4, "Bo": 2, "Cia": 2})
+    pos = positions(table)
+    hands.correct_hand(
+        hand=Hand.objects.get(table=table, number=5),
+        actor=td_user,
+        reason="Bo's royalties were counted twice",
+        points={pos["Anna"]: 5, pos["Bo"]: -2, pos["Cia"]: -3},
+    )
+    client.get(reverse("revisor:link", args=[table.revisor_key]))
+    heading, *lines = last_hands_rows(client.get(CARD).content.decode())
+    assert heading == "Hand 2 3 4 5 6"
+    assert sorted(lines) == [  # in seat order on the card
+        "Anna -3 +0 +6 FL +5 -4",
+        "Bo +3 +0 -6 -2 +2",
+        "Cia +0 +0 +0 -3 +2",
+    ]
+    from tournament.state import load_table
+    from tournament.views.revisor.card import read_card
+
+    bound = load_table(table.pk)  # as the tablet's binding reads it
+    with django_assert_num_queries(3):  # the seats, the last hands' results, the open call
+        card = read_card(bound)
+    assert card.hand_numbers == [2, 3, 4, 5, 6]

@@ -148,12 +148,13 @@ class Card:
         return {s.id for s in self.playing if self.state.in_fantasyland[s.id]}
 
 
-def _last_hands(hands, seats):
-    """The hands' numbers (oldest first) and each seat's results in them."""
-    hands = sorted(hands, key=lambda hand: hand.number)
-    by_hand = [{r.seat_id: r for r in hand.current_versions[0].results.all()} for hand in hands]
-    lines = [SeatHands(seat, [results.get(seat.id) for results in by_hand]) for seat in seats]
-    return [hand.number for hand in hands], lines
+def _last_hands(read, seats):
+    """The last hands' numbers (oldest first) and each seat's line of results in them."""
+    numbers, by_hand = read
+    lines = [
+        SeatHands(seat, [by_hand[number].get(seat.id) for number in numbers]) for seat in seats
+    ]
+    return numbers, lines
 
 
 def read_card(table):

@@ -49,6 +49,11 @@ REASON_LENGTH = HandVersion._meta.get_field("reason").max_length
 class Recorded:
     hand: Hand
     created: bool  # False: the same submission arrived again (a double tap)
+    # A new hand's table (`hand.table`) came with its seats (players loaded) and its state,
+    # read under the hand's lock and written with it: what its card shows next, with no
+    # read of its own. Empty for a submission that arrived again.
+    seats: tuple = ()
+    state: object = None
 
 
 def _key(idempotency_key):
@@ -387,7 +392,7 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         for seat in seats
     )
     progress = play(state.progress, hand_input, dealer=dealer)
-    store(table, all_seats, concluded(table, all_seats, progress, penalty_points))
+    after = store(table, all_seats, concluded(table, all_seats, progress, penalty_points))
     audit.record(
         tournament=tournament,
         actor=actor,
@@ -402,7 +407,7 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         after={"hand": hand_number, "mode": mode, "results": _describe(seats, lines)},
     )
     autobackup.after_hand(tournament.pk)
-    return Recorded(hand, created=True)
+    return Recorded(hand, created=True, seats=tuple(all_seats), state=after)
 
 
 @transaction.atomic

@@ -593,3 +593,30 @@ def test_the_last_hands_show_each_hands_current_points_and_who_goes_to_fantasyla
     with django_assert_num_queries(3):  # the seats, the last hands' results, the open call
         card = read_card(bound)
     assert card.hand_numbers == [2, 3, 4, 5, 6]
+
+
+def test_the_card_after_a_hand_is_the_state_the_hand_left(revisor, table):
+    """The card sent back after a hand shows the totals, the dealer and the next hand as the
+    hand wrote them, from the seats it read under its lock: no read of them of its own."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.tournament.conftest import play_named
+
+    play_named(table, {"Anna": 3, "Bo": -1, "Cia": -2})
+    data = points_post(table, {"Anna": 4, "Bo": -1, "Cia": -3}, 2)
+    with CaptureQueriesContext(connection) as queries:
+        response = revisor.post(HAND, data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Hand 2 recorded ✓" in page and "Hand 3 of 3" in page
+    assert totals(table) == dict(zip(("Anna", "Bo", "Cia"), (7, -2, -5)))
+    for name, total in (("Anna", "7"), ("Bo", "-2"), ("Cia", "-5")):
+        row = f'<th scope="row">{name}</th>\n            <td class="num">{total}</td>'
+        assert row in page, name
+    table.refresh_from_db()
+    dealer = table.seats.get(position=table.next_dealer_position).player.name
+    assert f"{dealer} deals this hand." in page
+    seat_reads = [q for q in queries.captured_queries if 'FROM "tournament_seat"' in q["sql"]]
+    # The form's seats before the hand, the hand's own under its lock; none for the card.
+    assert len(seat_reads) == 2

@@ -157,8 +157,10 @@ def _last_hands(read, seats):
     return numbers, lines
 
 
-def read_card(table):
-    state, seats = cached_state(table)
+def read_card(table, known=None):
+    """The card of `table` (read with its level and tournament); `known`: its state and
+    seats as a hand just left them (`Recorded`), so that they are not read again."""
+    state, seats = known if known is not None else cached_state(table)
     by_id = {seat.id: seat for seat in seats}
     playing = [by_id[sid] for sid in state.active_seat_ids]
     numbers, lines = _last_hands(selectors.last_hands(table), seats)
@@ -278,7 +280,8 @@ summary.answer_poll = answer_unchanged_poll
 def _after_post(request):
     """Without htmx: post, redirect, get. With htmx: the fresh card in place."""
     if request.htmx:
-        return _render(request, read_card(request.revisor_table))
+        known = getattr(request, "revisor_known", None)
+        return _render(request, read_card(request.revisor_table, known))
     return redirect("revisor:card")
 
 
@@ -360,6 +363,7 @@ def record(request):
     if recorded.created:
         # Read under the hand's lock and its caches written with it: as fresh as a new read.
         request.revisor_table = recorded.hand.table
+        request.revisor_known = (recorded.state, list(recorded.seats))
     else:
         request.revisor_table.refresh_from_db()
     return _after_post(request)

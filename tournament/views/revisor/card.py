@@ -277,10 +277,10 @@ def summary(request):
 summary.answer_poll = answer_unchanged_poll
 
 
-def _after_post(request):
-    """Without htmx: post, redirect, get. With htmx: the fresh card in place."""
+def _after_post(request, known=None):
+    """Without htmx: post, redirect, get. With htmx: the fresh card in place (`known`: its
+    state and seats, as `read_card` takes them)."""
     if request.htmx:
-        known = getattr(request, "revisor_known", None)
         return _render(request, read_card(request.revisor_table, known))
     return redirect("revisor:card")
 
@@ -360,13 +360,12 @@ def record(request):
             _("Hand %(hand)d was already recorded (the same entry arrived twice).")
             % {"hand": recorded.hand.number},
         )
-    if recorded.created:
-        # Read under the hand's lock and its caches written with it: as fresh as a new read.
-        request.revisor_table = recorded.hand.table
-        request.revisor_known = (recorded.state, list(recorded.seats))
-    else:
+    if not recorded.created:
         request.revisor_table.refresh_from_db()
-    return _after_post(request)
+        return _after_post(request)
+    # Read under the hand's lock and its caches written with it: as fresh as a new read.
+    request.revisor_table = recorded.hand.table
+    return _after_post(request, known=(recorded.state, list(recorded.seats)))
 
 
 @dataclass(frozen=True)

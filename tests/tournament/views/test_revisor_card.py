@@ -610,7 +610,7 @@ def test_the_card_after_a_hand_is_the_state_the_hand_left(revisor, table):
     assert response.status_code == 200
     page = response.content.decode()
     assert "Hand 2 recorded ✓" in page and "Hand 3 of 3" in page
-    assert totals(table) == dict(zip(("Anna", "Bo", "Cia"), (7, -2, -5)))
+    assert totals(table) == {"Anna": 7, "Bo": -2, "Cia": -5}
     for name, total in (("Anna", "7"), ("Bo", "-2"), ("Cia", "-5")):
         row = f'<th scope="row">{name}</th>\n            <td class="num">{total}</td>'
         assert row in page, name

@@ -291,10 +291,10 @@ def room_tokens(tournament_id):
     for revision, table_id, table_revision, closed_at in rows:
         ours = revision
         if table_id is not None:
-            tables[table_id] = f"{revision}.{table_revision}"
+            tables[table_id] = join_token(revision, table_revision)
             open_sum += table_revision if closed_at is None else 0
     # The tournament's token sums its open levels' tables, as `revision_token` does.
-    return None if ours is None else RoomTokens(f"{ours}.{open_sum}", tables)
+    return None if ours is None else RoomTokens(join_token(ours, open_sum), tables)
 
 
 def read_table_token(table):
@@ -303,13 +303,21 @@ def read_table_token(table):
     reads its table at every request (its binding), so its poll needs no query of its own
     (0.5-1 ms of 3-4 queries a poll, PostgreSQL, bench/bench_public.py). As of that read:
     a card read after it is never older than the token it is sent with."""
-    return f"{table.level.tournament.revision}.{table.revision}"
+    return join_token(table.level.tournament.revision, table.revision)
 
 
 def is_db_id(value):
     """Whether a row could have this id: what the ORM checks before it sends a lookup (an id
     beyond the column's range matches nothing there; here it would be the database's error)."""
     return type(value) is int and 1 <= value <= DB_ID_MAX
+
+
+def join_token(revision, revisions):
+    """A poll token as every reader spells it: the tournament's revision, a dot, then the
+    table's revision (a table's token) or its open tables' sum (the tournament's). The
+    readers compare tokens from different reads (`revision_token`, `room_tokens`, a table
+    read with its tournament), so one function writes them all."""
+    return f"{revision}.{revisions}"
 
 
 def revision_token(tournament_id, table_id=None):
@@ -328,4 +336,4 @@ def revision_token(tournament_id, table_id=None):
     with connection.cursor() as cursor:
         cursor.execute(_token_sql(table_id is not None), ids)
         row = cursor.fetchone()
-    return None if row is None else f"{row[0]}.{row[1]}"
+    return None if row is None else join_token(row[0], row[1])

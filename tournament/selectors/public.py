@@ -17,7 +17,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors.announcements import announcement_of
-from tournament.selectors.core import alone_in_draw, is_db_id, standings
+from tournament.selectors.core import alone_in_draw, is_db_id, join_token, standings
 from tournament.selectors.td_words import blank_td_words, without_td_words
 
 # Players' phones and the big screen: read-only, for a room of 300 polling at once. Each
@@ -74,7 +74,7 @@ def public_tournament(tournament_id):
         return None
     tournament = found[0]
     tournament.announcement_ends_at = _aware(tournament.announcement_ends_at)
-    tournament.token = f"{tournament.revision}.{tournament.open_tables_revision}"
+    tournament.token = join_token(tournament.revision, tournament.open_tables_revision)
     announcement_of(tournament)
     return tournament
 

@@ -727,7 +727,7 @@ def _seats_read_at(tournament, seats):
     seat's table token, as `revision_token` gives it."""
     revision = tournament.revision
     return revision, tuple(
-        (player_id, f"{revision}.{seat.table.revision}")
+        (player_id, selectors.join_token(revision, seat.table.revision))
         for player_id, seat in sorted(seats.items())
     )
 

@@ -51,7 +51,6 @@ from tournament.selectors.public import (
 )
 from tournament.selectors.revisor import (
     last_hands,
-    table_revision,
 )
 from tournament.selectors.score_card import (
     CardView,
@@ -145,7 +144,6 @@ __all__ = [
     "seats_with_players",
     "standings",
     "table_hands",
-    "table_revision",
     "td_tournament_list",
     "tournament_hand_results",
     "tournament_levels",

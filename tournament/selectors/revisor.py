@@ -1,13 +1,8 @@
-"""The revisor's card: the table's revision and its last hands."""
+"""The revisor's card: its last hands."""
 
 from dataclasses import dataclass
 
-from tournament.models import HandResult, Table
-
-
-def table_revision(table_id):
-    """The table's revision (what its revisor's card polls): 1 indexed query."""
-    return Table.objects.filter(pk=table_id).values_list("revision", flat=True).first()
+from tournament.models import HandResult
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournament.conftest import play, play_named, single_table
+from tests.tournament.views.minute import one_minute
 from tournament import selectors
 from tournament.models import Table
 from tournament.services import calls, draws, hands, penalties, registration
@@ -24,12 +25,6 @@ def home(tournament):
 
 def live(tournament):
     return reverse("td:live", args=[tournament.pk])
-
-
-def one_minute():
-    """The dashboard's token holds the current minute (`live_revision`): a page and its poll
-    read in the same minute, however long a loaded machine takes between them."""
-    return mock.patch("django.utils.timezone.now", return_value=timezone.now())
 
 
 def rev_of(html):

@@ -1,6 +1,6 @@
 """The warning of a page that prints links, when phones cannot reach its address (the test
-server's 127.0.0.1 and no DJANGO_PUBLIC_URL): a red box above what is printed on every such
-page, the public poster included, and left off the paper itself."""
+server's loopback host and no DJANGO_PUBLIC_URL): a red box above what is printed on every
+such page, the public poster included, and left off the paper itself."""
 
 import pytest
 from django.urls import reverse

@@ -663,6 +663,22 @@ def kept_up(row):
     return row["errors"] == 0 and bare is not None and bare["p95"] < TARGET_P95_MS
 
 
+def worst_ratio(rows, name, stat):
+    """The largest `stat` ratio of `name` to the bare view over `rows`, or None."""
+    values = [ratio(row, name, stat) for row in rows]
+    values = [v for v in values if v is not None]
+    return max(values) if values else None
+
+
+def verdict(name, value, target, tail=""):
+    """A ratio target's line: met, missed by how much, or not measured."""
+    if value is None:
+        return f"MISSED  {name}: not measured"
+    if value <= target:
+        return f"met     {name}: {value:.2f}x <= {target}x{tail}"
+    return f"MISSED  {name}: {value:.2f}x > {target}x, {value / target - 1:.0%} over{tail}"
+
+
 def judge(rows):
     """The issue's targets, read from this run; returns the lines to print."""
     lines = []
@@ -677,33 +693,13 @@ def judge(rows):
         ("full page", PAGE, TARGET_PAGE_RATIO),
     ):
         for kind in KINDS:
-            worst = {}
-            for stat in ("p50", "p95"):
-                values = [ratio(row, probe(what, kind), stat) for row in judged]
-                values = [v for v in values if v is not None]
-                worst[stat] = max(values) if values else None
-            value = worst["p50"]
             name = f"{label} [{kind}] vs bare view"
-            tail = f" (p95 at worst {fmt(worst['p95'], '.2f')}x)"
-            if value is None:
-                lines.append(f"MISSED  {name}: not measured")
-            elif value <= target:
-                lines.append(f"met     {name}: {value:.2f}x <= {target}x{tail}")
-            else:
-                over = value / target - 1
-                lines.append(f"MISSED  {name}: {value:.2f}x > {target}x, {over:.0%} over{tail}")
+            tail = f" (p95 at worst {fmt(worst_ratio(judged, probe(what, kind), 'p95'), '.2f')}x)"
+            lines.append(verdict(name, worst_ratio(judged, probe(what, kind), "p50"), target, tail))
     # The revisor's card is a live page too: its tablets' own unchanged polls, at the same
     # load as the probes' bare view.
-    values = [ratio(row, REVISOR_UNCHANGED, "p50") for row in judged]
-    values = [v for v in values if v is not None]
     name = "unchanged poll [revisor card] vs bare view"
-    if not values:
-        lines.append(f"MISSED  {name}: not measured")
-    elif max(values) <= TARGET_POLL_RATIO:
-        lines.append(f"met     {name}: {max(values):.2f}x <= {TARGET_POLL_RATIO}x")
-    else:
-        over = max(values) / TARGET_POLL_RATIO - 1
-        lines.append(f"MISSED  {name}: {max(values):.2f}x > {TARGET_POLL_RATIO}x, {over:.0%} over")
+    lines.append(verdict(name, worst_ratio(judged, REVISOR_UNCHANGED, "p50"), TARGET_POLL_RATIO))
     if best is not None and best >= TARGET_PHONES:
         lines.append(
             f"met     phones at p95 < {TARGET_P95_MS:g} ms, 0 errors: {best} >= {TARGET_PHONES}"

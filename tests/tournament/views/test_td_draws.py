@@ -6,6 +6,7 @@ import uuid
 import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.tournament.conftest import play, play_named
 from tournament.autoplay import simulate
@@ -261,7 +262,9 @@ def test_redrawing_with_a_reason_keeps_the_old_draw(td_client, td_user, drawn, s
     assert "<h3>Draw 1</h3>" in old_part
     assert '<code class="seed">seed-one</code>' in old_part
     assert '<dd class="reason">Eva was late</dd>' in old_part
-    assert old.superseded_at.strftime("%Y-%m-%d") in old_part and "director" in old_part
+    # The page shows the venue's local time (TIME_ZONE), not UTC: near midnight the dates differ.
+    when = timezone.localtime(old.superseded_at).strftime("%Y-%m-%d %H:%M:%S")
+    assert f"<dd>{when}, director</dd>" in old_part
     assert parse_tables(old_part)[0] == (
         1,
         [(1, "Cia", False), (2, "Bo", False), (3, "Filip", True)],

@@ -86,6 +86,13 @@ def _player_withdraw(p):
     return _("%(name)s withdrew") % {"name": p["name"]}
 
 
+def _player_reinstate(p):
+    return _("%(name)s is back in the draw (#%(number)s)") % {
+        "name": p["name"],
+        "number": p["number"],
+    }
+
+
 def _player_rename(p):
     return _("Renamed %(old_name)s to %(name)s (#%(number)s)") % {
         "old_name": p["old_name"],
@@ -271,6 +278,7 @@ ACTIONS = {
     "tournament.import": Action(gettext_lazy("Tournament imported"), _tournament_import),
     "player.register": Action(gettext_lazy("Player registered"), _player_register),
     "player.withdraw": Action(gettext_lazy("Player withdrew"), _player_withdraw),
+    "player.reinstate": Action(gettext_lazy("Withdrawal undone"), _player_reinstate),
     "player.rename": Action(gettext_lazy("Player renamed"), _player_rename),
     "draw.create": Action(gettext_lazy("Level drawn"), _draw_create),
     "draw.redo": Action(gettext_lazy("Level redrawn"), _draw_redo),

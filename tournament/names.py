@@ -96,6 +96,7 @@ class Known:
     name: str
     number: int | None = None
     line: int | None = None
+    withdrawn: bool = False  # a player who withdrew: his name can be brought back, not reused
 
 
 class Taken:
@@ -159,6 +160,11 @@ def compare_list(entries, taken):
 
 def already_registered(name, known):
     """`name` is the very name of the player `known`."""
+    if known.withdrawn:
+        return _(
+            "%(name)s (no. %(number)d) has withdrawn. To put this player back in the draw, "
+            "choose Undo withdrawal in the player list."
+        ) % {"name": name, "number": known.number}
     return _("%(name)s is already registered (no. %(number)d).") % {
         "name": name,
         "number": known.number,

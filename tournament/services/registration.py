@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournament.models import Level, Player, Tournament
 from tournament.names import (
+    Known,
     Taken,
     alike_question,
     already_registered,
@@ -136,7 +137,10 @@ def taken_names(tournament, exclude=None):
     players = Player.objects.filter(tournament=tournament)
     if exclude is not None:
         players = players.exclude(pk=exclude.pk)
-    return Taken.of_players(players.values_list("number", "name"))
+    return Taken(
+        Known(name, number=number, withdrawn=withdrawn_at is not None)
+        for number, name, withdrawn_at in players.values_list("number", "name", "withdrawn_at")
+    )
 
 
 def _check_new_name(name, taken, *, lookalike_confirmed):
@@ -287,6 +291,31 @@ def withdraw_player(*, player, actor):
         params={"name": player.name, "number": player.number},
         before={"withdrawn": False},
         after={"withdrawn": True},
+    )
+    return player
+
+
+@transaction.atomic
+def reinstate_player(*, player, actor):
+    """Undo a withdrawal before the first draw: the player is in the draw again, with his
+    start number (a TD who withdrew the wrong player, or a player who came after all)."""
+    player = saved(player, Player, label=_("The player"))
+    tournament = lock_tournament(player.tournament)
+    player.refresh_from_db()
+    if Level.objects.filter(tournament=tournament).exists():
+        raise NotAllowed(_("A withdrawal can only be undone before the first draw."))
+    if player.withdrawn_at is None:
+        raise NotAllowed(_("%(name)s has not withdrawn.") % {"name": player.name})
+    player.withdrawn_at = None
+    player.save(update_fields=["withdrawn_at"])
+    touch_tournament(tournament)
+    audit.record(
+        tournament=tournament,
+        actor=actor,
+        action="player.reinstate",
+        params={"name": player.name, "number": player.number},
+        before={"withdrawn": True},
+        after={"withdrawn": False},
     )
     return player
 

@@ -23,11 +23,12 @@ urlpatterns = [
     path("", tournaments.dashboard, name="dashboard"),
     path("new/", tournaments.create, name="tournament_create"),
     path(T + "settings/", tournaments.settings, name="settings"),
-    # players.py: add one, paste a list, rename, withdraw
+    # players.py: add one, paste a list, rename, withdraw and undo it
     path(T + "players/", players.players, name="players"),
     path(T + "players/paste/", players.paste, name="players_paste"),
     path(T + "players/<dbid:player_id>/rename/", players.rename, name="player_rename"),
     path(T + "players/<dbid:player_id>/withdraw/", players.withdraw, name="player_withdraw"),
+    path(T + "players/<dbid:player_id>/reinstate/", players.reinstate, name="player_reinstate"),
     # draws.py: draw, level tables, redraw, projector, print, advance, standings
     path(T + "draw/", draws.draw, name="draw"),
     path(T + "levels/<dbid:level>/", draws.level, name="level"),

@@ -68,6 +68,8 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         player=tournament.players.get(name="Dan"), actor=td_user, name="Dan Ek"
     )
     registration.withdraw_player(player=tournament.players.get(name="Dan Ek"), actor=td_user)
+    registration.reinstate_player(player=tournament.players.get(name="Dan Ek"), actor=td_user)
+    registration.withdraw_player(player=tournament.players.get(name="Dan Ek"), actor=td_user)
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="a")
     type(tournament).objects.filter(pk=tournament.pk).update(release_draws_at_once=False)
     draws.redraw_level(level=level, actor=td_user, reason="wrong list", seed="b")
@@ -112,6 +114,8 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         ("player.register", {"name": "Dan", "number": 4}),
         ("tournament.settings", {}),
         ("player.rename", {"old_name": "Dan", "name": "Dan Ek", "number": 4}),
+        ("player.withdraw", {"name": "Dan Ek", "number": 4}),
+        ("player.reinstate", {"name": "Dan Ek", "number": 4}),
         ("player.withdraw", {"name": "Dan Ek", "number": 4}),
         ("draw.create", {"level": 1, "players": 3, "closed_level": None}),
         ("draw.redo", {"level": 1, "reason": "wrong list"}),

@@ -81,6 +81,51 @@ def test_withdrawn_players_are_not_drawn_and_registration_closes(make_tournament
         draws.draw_first_level(tournament=tournament, actor=td_user)
 
 
+def test_a_withdrawal_undone_before_the_draw_puts_the_player_back_in_it(make_tournament, td_user):
+    """The TD withdrew the wrong player (or the player came after all): the same start
+    number and name are back in the draw, and the log keeps both steps."""
+    tournament = make_tournament(4)
+    dan = tournament.players.get(name="Dan")
+    registration.withdraw_player(player=dan, actor=td_user)
+    # His name cannot simply be added again: it says how to bring him back.
+    with pytest.raises(InvalidEntry, match=r"Dan \(no. 4\) has withdrawn. .*Undo withdrawal"):
+        registration.register_player(tournament=tournament, actor=td_user, name="Dan")
+    back = registration.reinstate_player(player=dan, actor=td_user)
+    dan.refresh_from_db()
+    assert back == dan and dan.withdrawn_at is None and dan.number == 4
+    assert list(
+        AuditEntry.objects.filter(action__in=["player.withdraw", "player.reinstate"])
+        .order_by("id")
+        .values_list("action", "before", "after")
+    ) == [
+        ("player.withdraw", {"withdrawn": False}, {"withdrawn": True}),
+        ("player.reinstate", {"withdrawn": True}, {"withdrawn": False}),
+    ]
+    level = draws.draw_first_level(tournament=tournament, actor=td_user)
+    assert sorted(s.player.name for s in Seat.objects.filter(table__level=level)) == [
+        "Anna",
+        "Bo",
+        "Cia",
+        "Dan",
+    ]
+
+
+def test_undoing_a_withdrawal_is_refused_after_the_draw_or_for_a_player_in_it(
+    make_tournament, td_user
+):
+    tournament = make_tournament(4)
+    bo, dan = tournament.players.get(name="Bo"), tournament.players.get(name="Dan")
+    with pytest.raises(NotAllowed, match="Bo has not withdrawn"):
+        registration.reinstate_player(player=bo, actor=td_user)
+    registration.withdraw_player(player=dan, actor=td_user)
+    draws.draw_first_level(tournament=tournament, actor=td_user)
+    with pytest.raises(NotAllowed, match="only be undone before the first draw"):
+        registration.reinstate_player(player=dan, actor=td_user)
+    dan.refresh_from_db()
+    assert dan.withdrawn_at is not None
+    assert not AuditEntry.objects.filter(action="player.reinstate").exists()
+
+
 def test_a_draw_needs_two_players(make_tournament, td_user):
     with pytest.raises(NotAllowed, match="at least 2 players"):
         draws.draw_first_level(tournament=make_tournament(1), actor=td_user)

@@ -54,7 +54,13 @@ def names_in_db(tournament):
 
 @pytest.mark.parametrize(
     "name,extra",
-    [("players", ()), ("players_paste", ()), ("player_rename", (1,)), ("player_withdraw", (1,))],
+    [
+        ("players", ()),
+        ("players_paste", ()),
+        ("player_rename", (1,)),
+        ("player_withdraw", (1,)),
+        ("player_reinstate", (1,)),
+    ],
 )
 def test_anonymous_goes_to_login_and_non_staff_is_refused(
     client, outsider, make_tournament, name, extra
@@ -120,9 +126,13 @@ def test_withdrawn_players_are_listed_and_counted_apart(td_client, td_user, make
         "Cia": "withdrawn",
         "Dan": "registered",
     }
-    # Only a registered player can be withdrawn; anyone can be renamed.
-    cia = tournament.players.get(name="Cia")
+    # Only a registered player can be withdrawn, only a withdrawn one brought back; anyone
+    # can be renamed.
+    cia, dan = tournament.players.get(name="Cia"), tournament.players.get(name="Dan")
     assert url("player_withdraw", tournament, cia.pk) not in html
+    assert url("player_reinstate", tournament, cia.pk) in html
+    assert url("player_withdraw", tournament, dan.pk) in html
+    assert url("player_reinstate", tournament, dan.pk) not in html
     assert url("player_rename", tournament, cia.pk) in html
 
 
@@ -711,3 +721,104 @@ def test_withdraw_after_the_draw_is_refused(td_client, td_user, make_tournament)
     assert response.status_code == 400 and 'role="alert"' in text(response)
     bo.refresh_from_db()
     assert bo.withdrawn_at is None
+
+
+# ---------------------------------------------------------------- undo a withdrawal
+
+
+def withdrawn(tournament, name, td_user):
+    return registration.withdraw_player(player=tournament.players.get(name=name), actor=td_user)
+
+
+def test_undoing_a_withdrawal_asks_first_naming_the_player(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=["Anna", "Åke Öberg"])
+    ake = withdrawn(tournament, "Åke Öberg", td_user)
+    response = td_client.get(url("player_reinstate", tournament, ake.pk))
+    html = text(response)
+    assert response.status_code == 200
+    assert "Put Åke Öberg (no. 2) back in the draw?" in html
+    assert "Åke Öberg will be in the draw again, with start number 2." in html
+    assert ">Put Åke Öberg back in the draw</button>" in html
+    ake.refresh_from_db()
+    assert ake.withdrawn_at is not None  # asking changes nothing
+
+
+def test_undoing_a_withdrawal_confirmed_once(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    bo = withdrawn(tournament, "Bo", td_user)
+    target = url("player_reinstate", tournament, bo.pk)
+    key = str(uuid.uuid4())
+    response = td_client.post(target, {"submission_key": key})
+    assert response.status_code == 302 and response["Location"] == url("players", tournament)
+    bo.refresh_from_db()
+    assert bo.withdrawn_at is None
+    html = text(td_client.get(response["Location"]))
+    assert "Bo is back in the draw." in html
+    assert statuses(html) == {"Anna": "registered", "Bo": "registered"}
+    again = td_client.post(target, {"submission_key": key})
+    assert again.status_code == 302
+    assert AuditEntry.objects.filter(action="player.reinstate").count() == 1
+    # A new submission for a player in the draw is refused, in the page.
+    third = td_client.post(target, {"submission_key": str(uuid.uuid4())})
+    assert third.status_code == 400 and "Bo has not withdrawn." in text(third)
+    assert "Bo has not withdrawn." in text(td_client.get(target))
+    bo.refresh_from_db()
+    assert bo.withdrawn_at is None
+
+
+def test_undoing_a_withdrawal_without_a_key_changes_nothing(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    bo = withdrawn(tournament, "Bo", td_user)
+    response = td_client.post(url("player_reinstate", tournament, bo.pk), {})
+    assert response.status_code == 400 and 'role="alert"' in text(response)
+    bo.refresh_from_db()
+    assert bo.withdrawn_at is not None
+
+
+def test_undoing_a_withdrawal_after_the_draw_is_refused(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=["Anna", "Bo", "Cia"])
+    cia = withdrawn(tournament, "Cia", td_user)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    html = text(td_client.get(url("players", tournament)))
+    assert url("player_reinstate", tournament, cia.pk) not in html
+    target = url("player_reinstate", tournament, cia.pk)
+    page = td_client.get(target)
+    assert page.status_code == 200
+    assert "players can no longer be added or withdrawn" in text(page)
+    assert "<button" not in text(page).split("<main", 1)[1].split("</main>")[0]
+    response = td_client.post(target, {"submission_key": str(uuid.uuid4())})
+    assert response.status_code == 400 and 'role="alert"' in text(response)
+    cia.refresh_from_db()
+    assert cia.withdrawn_at is not None
+
+
+def test_adding_a_withdrawn_players_name_says_how_to_bring_him_back(
+    td_client, td_user, make_tournament
+):
+    tournament = make_tournament(players=["Anna", "Bo"])
+    withdrawn(tournament, "Bo", td_user)
+    response = add(td_client, tournament, "Bo")
+    assert response.status_code == 400
+    assert (
+        "Bo (no. 2) has withdrawn. To put this player back in the draw, choose Undo withdrawal "
+        "in the player list."
+    ) in text(response)
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo")]
+
+
+def test_undoing_a_withdrawal_in_swedish(td_client, td_user, make_tournament):
+    tournament = make_tournament(players=["Anna", "Åke Öberg"])
+    ake = withdrawn(tournament, "Åke Öberg", td_user)
+    td_client.cookies["django_language"] = "sv"
+    assert "Ångra strykningen" in text(td_client.get(url("players", tournament)))
+    html = text(add(td_client, tournament, "Åke Öberg"))
+    assert (
+        "Åke Öberg (nr 2) har dragit sig ur. Välj Ångra strykningen i spelarlistan för att "
+        "ta med spelaren i lottningen igen."
+    ) in html
+    target = url("player_reinstate", tournament, ake.pk)
+    html = text(td_client.get(target))
+    assert "Ta med Åke Öberg (nr 2) i lottningen igen?" in html
+    assert ">Ta med Åke Öberg igen</button>" in html
+    response = td_client.post(target, {"submission_key": str(uuid.uuid4())}, follow=True)
+    assert "Åke Öberg är med i lottningen igen." in text(response)

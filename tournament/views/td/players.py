@@ -1,9 +1,10 @@
 """TD pages: the players of a tournament.
 
 Add one, paste a list (all or none; names already registered are skipped), rename,
-withdraw (with a confirmation). A near-duplicate of a registered name (the same letters but
-for case, accents, spacing or punctuation) is asked about first (tournament/names.py).
-Adding and withdrawing close at the first draw; a name can always be corrected.
+withdraw or undo a withdrawal (each with a confirmation). A near-duplicate of a registered
+name (the same letters but for case, accents, spacing or punctuation) is asked about first
+(tournament/names.py). Adding and withdrawing (and undoing it) close at the first draw; a
+name can always be corrected.
 """
 
 from django.contrib import messages
@@ -225,16 +226,47 @@ def rename(request, tournament_id, player_id):
 @td_required
 def withdraw(request, tournament_id, player_id):
     """A confirmation that names the player; its POST withdraws him (before the first draw)."""
+    return _change_status(
+        request,
+        tournament_id,
+        player_id,
+        change="withdraw",
+        done_already=lambda player: player.withdrawn_at is not None,
+        already=_("%(name)s has already withdrawn."),
+        service=registration.withdraw_player,
+        done=_("%(name)s has withdrawn."),
+    )
+
+
+@td_required
+def reinstate(request, tournament_id, player_id):
+    """A confirmation that names the player; its POST undoes his withdrawal (before the first
+    draw): the TD withdrew the wrong player, or the player came after all."""
+    return _change_status(
+        request,
+        tournament_id,
+        player_id,
+        change="reinstate",
+        done_already=lambda player: player.withdrawn_at is None,
+        already=_("%(name)s has not withdrawn."),
+        service=registration.reinstate_player,
+        done=_("%(name)s is back in the draw."),
+    )
+
+
+def _change_status(
+    request, tournament_id, player_id, *, change, done_already, already, service, done
+):
     tournament = get_tournament(tournament_id)
     player = _player(tournament, player_id)
     player.tournament = tournament
-    template = "tournament/td/players/withdraw.html"
-    context = {"tournament": tournament, "player": player, "once": OnceForm()}
+    template = "tournament/td/players/status_change.html"
+    context = {"tournament": tournament, "player": player, "once": OnceForm(), "change": change}
     if selectors.first_draw_made(tournament):
         context["refusal"] = _closed_message()
         return render(request, template, context, status=400 if request.method == "POST" else 200)
-    if player.withdrawn_at is not None and request.method != "POST":
-        context["refusal"] = _("%(name)s has already withdrawn.") % {"name": player.name}
+    if done_already(player) and request.method != "POST":
+        context["refusal"] = already % {"name": player.name}
         return render(request, template, context)
     if request.method != "POST":
         return render(request, template, context)
@@ -243,16 +275,16 @@ def withdraw(request, tournament_id, player_id):
         context["refusal"] = stale_form_message()
         return render(request, template, context, status=400)
     try:
-        done = submit_once(
+        outcome = submit_once(
             request,
             form.cleaned_data["submission_key"],
-            lambda: registration.withdraw_player(player=player, actor=request.user),
+            lambda: service(player=player, actor=request.user),
         )
     except ServiceError as error:
         context["refusal"] = str(error)
         return render(request, template, context, status=400)
-    if done is ALREADY_DONE:
+    if outcome is ALREADY_DONE:
         already_done(request)
     else:
-        messages.success(request, _("%(name)s has withdrawn.") % {"name": player.name})
+        messages.success(request, done % {"name": player.name})
     return redirect(_players_url(tournament))

@@ -13,7 +13,7 @@ from tournament.services import draws, hands, penalties, registration
 LONG_NAMES = (
     "Karl-Erik Lindqvist-Söderström",
     "Anna-Karin Östergren-Wallenberg",
-    "Maximiliansson Åkerblomqvistberg",  # one word of 23 letters: nowhere to break it
+    "Maximiliansströmåkerblomqvists",  # one word of 30 letters: nowhere to break it
     "Per-Olof Bergström-Järvenpäässon",
     "Eva-Lotta Fredriksdotter Sjöholm",
     "Björn-Ulrik Tjäderström-Hägglund",

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 KARL = "Karl-Erik Lindqvist-Söderström"  # 30 characters
 ANNA = "Anna-Karin Westerberg-Åkerlund"  # 30
-PER = "Per-Olof Johansson-Gyllenhammar"  # 31
+PER = "Perolofjohanssongyllenhammarsö"  # 30 letters in one word: nowhere to break it
 NAMES = (KARL, ANNA, PER)
 WIDTH, HEIGHT = 360, 740
 

@@ -1,0 +1,46 @@
+"""The TD's pages of a level in play on a 360 px phone, with names of 30 characters (one a single
+word of 30 letters): nothing is wider than the screen, in English and in Swedish.
+
+The TD runs the room from a laptop, but walks it with a phone: the table's page (score card,
+penalties, the paper-fallback hand form), the level's seating and cards, the dashboard."""
+
+import pytest
+from django.urls import reverse
+
+from tests.browser import public_scenes
+from tests.browser.helpers import log_in
+from tests.browser.test_public_phone_browser import WIDTH, in_language
+from tournament.models import Table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def td_pages(scene):
+    pk = scene.tournament.pk
+    urls = {
+        "dashboard": reverse("td:tournament", args=[pk]),
+        "players": reverse("td:players", args=[pk]),
+        "level": reverse("td:level", args=[pk, 1]),
+        "table cards": reverse("td:table_cards", args=[pk, 1]),
+        "standings": reverse("td:standings", args=[pk]),
+        "audit log": reverse("td:audit", args=[pk]),
+    }
+    for table in Table.objects.filter(level__tournament=scene.tournament).order_by("pk"):
+        urls[f"table {table.number}"] = reverse("td:table", args=[pk, table.pk])
+        urls[f"table {table.number} access"] = reverse("td:table_access", args=[pk, table.pk])
+    return urls
+
+
+@pytest.mark.parametrize("language", ["en", "sv"])
+def test_no_td_page_of_a_level_in_play_is_wider_than_a_phone(
+    language, phone_page, live_server, td_user
+):
+    scene = public_scenes.in_play(td_user)
+    assert "Maximiliansströmåkerblomqvists" in public_scenes.LONG_NAMES  # 30 letters, no break
+    log_in(phone_page, live_server)
+    in_language(phone_page, live_server, language)
+    for name, url in td_pages(scene).items():
+        response = phone_page.goto(live_server.url + url)
+        assert response.status == 200, name
+        assert phone_page.locator("html").get_attribute("lang") == language, name
+        assert phone_page.evaluate("document.documentElement.scrollWidth") <= WIDTH, name

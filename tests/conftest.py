@@ -1,4 +1,5 @@
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,50 @@ def phone_page(chromium_browser, live_server):
     page = context.new_page()
     yield page
     context.close()
+
+
+class _Connections:
+    """The live server's open connections, counted: its threads share the test's in-memory
+    SQLite connection, so a request still being served (a poll the browser sent just before
+    its page closed) must end before the test's database is flushed, or the flush finds a
+    table locked and every later test fails."""
+
+    def __init__(self, server):
+        self.open = 0
+        self.changed = threading.Condition()
+        serve = server.process_request_thread
+
+        def counted(request, client_address):
+            with self.changed:
+                self.open += 1
+            try:
+                serve(request, client_address)
+            finally:
+                with self.changed:
+                    self.open -= 1
+                    self.changed.notify_all()
+
+        server.process_request_thread = counted
+
+    def wait_closed(self, seconds):
+        with self.changed:
+            self.changed.wait_for(lambda: self.open == 0, timeout=seconds)
+
+
+@pytest.fixture(autouse=True)
+def _live_server_idle_before_flush(request):
+    """For a test with the live server: once it is over (its browser pages closed), wait for
+    the server's connections to close before the database is flushed (requested here, so
+    torn down after this fixture)."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    server = request.getfixturevalue("live_server").thread.httpd
+    request.getfixturevalue("transactional_db")
+    connections = vars(server).get("_counted") or _Connections(server)
+    server._counted = connections
+    yield
+    connections.wait_closed(seconds=5)
 
 
 @pytest.fixture(autouse=True)

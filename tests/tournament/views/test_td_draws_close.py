@@ -94,6 +94,7 @@ def test_the_page_says_what_closing_does_and_closes_nothing(td_client, two_over)
     page = text(response)
     assert "Close level 1" in page and "What closing does" in page
     assert "The results of level 1 become final" in page
+    assert "So compare each table's paper score card with its hands first" in page
     # Table 1: seat 0 won with +3; table 2: seat 0 with +2. Two winners: level 2.
     assert "The 2 table winners are drawn at random into level 2." in page
     html = response.content.decode()

@@ -272,50 +272,42 @@ def register_players(*, tournament, actor, names, confirmed=()):
     return ListRegistered(players, [line for line in lines if line.same is not None])
 
 
-@transaction.atomic
 def withdraw_player(*, player, actor):
-    player = saved(player, Player, label=_("The player"))
-    tournament = lock_tournament(player.tournament)
-    player.refresh_from_db()
-    if Level.objects.filter(tournament=tournament).exists():
-        raise NotAllowed(_("Players can only withdraw before the first draw."))
-    if player.withdrawn_at is not None:
-        raise NotAllowed(_("%(name)s has already withdrawn.") % {"name": player.name})
-    player.withdrawn_at = timezone.now()
-    player.save(update_fields=["withdrawn_at"])
-    touch_tournament(tournament)
-    audit.record(
-        tournament=tournament,
-        actor=actor,
-        action="player.withdraw",
-        params={"name": player.name, "number": player.number},
-        before={"withdrawn": False},
-        after={"withdrawn": True},
-    )
-    return player
+    return _set_withdrawn(player, actor, withdrawn=True)
 
 
-@transaction.atomic
 def reinstate_player(*, player, actor):
     """Undo a withdrawal before the first draw: the player is in the draw again, with his
     start number (a TD who withdrew the wrong player, or a player who came after all)."""
+    return _set_withdrawn(player, actor, withdrawn=False)
+
+
+@transaction.atomic
+def _set_withdrawn(player, actor, *, withdrawn):
     player = saved(player, Player, label=_("The player"))
     tournament = lock_tournament(player.tournament)
     player.refresh_from_db()
     if Level.objects.filter(tournament=tournament).exists():
-        raise NotAllowed(_("A withdrawal can only be undone before the first draw."))
-    if player.withdrawn_at is None:
-        raise NotAllowed(_("%(name)s has not withdrawn.") % {"name": player.name})
-    player.withdrawn_at = None
+        raise NotAllowed(
+            _("Players can only withdraw before the first draw.")
+            if withdrawn
+            else _("A withdrawal can only be undone before the first draw.")
+        )
+    if (player.withdrawn_at is not None) == withdrawn:
+        refusal = (
+            _("%(name)s has already withdrawn.") if withdrawn else _("%(name)s has not withdrawn.")
+        )
+        raise NotAllowed(refusal % {"name": player.name})
+    player.withdrawn_at = timezone.now() if withdrawn else None
     player.save(update_fields=["withdrawn_at"])
     touch_tournament(tournament)
     audit.record(
         tournament=tournament,
         actor=actor,
-        action="player.reinstate",
+        action="player.withdraw" if withdrawn else "player.reinstate",
         params={"name": player.name, "number": player.number},
-        before={"withdrawn": True},
-        after={"withdrawn": False},
+        before={"withdrawn": not withdrawn},
+        after={"withdrawn": withdrawn},
     )
     return player
 

@@ -366,6 +366,20 @@ def test_a_list_pasted_again_with_two_latecomers_registers_the_two(td_client, ma
     assert "error-summary" not in html
 
 
+def test_a_list_with_a_withdrawn_players_name_says_he_has_withdrawn(
+    td_client, td_user, make_tournament
+):
+    """The list skips him as registered, and says he withdrew: it does not bring him back."""
+    tournament = make_tournament(players=["Anna", "Bo"])
+    registration.withdraw_player(player=tournament.players.get(name="Bo"), actor=td_user)
+    response = paste(td_client, tournament, "Anna\nBo\nCia")
+    assert response.status_code == 302
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo"), (3, "Cia")]
+    assert tournament.players.get(name="Bo").withdrawn_at is not None
+    html = text(td_client.get(response["Location"]))
+    assert "Skipped 2 names already registered: Anna (no. 1), Bo (no. 2, withdrawn)." in html
+
+
 def test_a_list_of_names_all_registered_says_nothing_was_new(td_client, make_tournament):
     tournament = make_tournament(players=["Anna", "Bo"])
     response = paste(td_client, tournament, "Bo\nAnna")

@@ -183,8 +183,12 @@ def _report_list(request, done):
 
 
 def _as_registered(line):
-    """A skipped name, with the start number of the player who has it."""
-    return _("%(name)s (no. %(number)d)") % {"name": line.same.name, "number": line.same.number}
+    """A skipped name, with the start number of the player who has it (and whether he has
+    withdrawn: the list does not bring him back, "Undo withdrawal" does)."""
+    known = {"name": line.same.name, "number": line.same.number}
+    if line.same.withdrawn:
+        return _("%(name)s (no. %(number)d, withdrawn)") % known
+    return _("%(name)s (no. %(number)d)") % known
 
 
 def _player(tournament, player_id):

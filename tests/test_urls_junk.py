@@ -30,7 +30,7 @@ from django.urls import (
 from django.urls.resolvers import RegexPattern, RoutePattern
 
 from tournament.models import Penalty, Table, Tournament
-from tournament.services import draws, hands, penalties, registration
+from tournament.services import draws, hands, penalties, registration, revisor_stations
 
 pytestmark = pytest.mark.django_db
 
@@ -133,6 +133,7 @@ def world(django_user_model):
     penalties.give_penalty(
         tournament=tournament, player=seats[0].player, kind=Penalty.Kind.SLOW, actor=td, note="."
     )
+    revisor_stations.create_stations(tournament=tournament, actor=td)  # station 1 is real
     table.refresh_from_db()
     values = {
         "tournament_id": str(tournament.pk),

@@ -4,6 +4,8 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import redirect
 
 
 def td_required(view):
@@ -18,3 +20,23 @@ def td_required(view):
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def post_only(back):
+    """A form's POST-only URL: a GET (the TD reloads the page a refused form was shown on, or
+    opens the address again) goes back to the page the form is on instead of a blank 405.
+    `back(**url_kwargs)` returns that page's URL, looking up what it names on the way (an
+    unknown tournament or table is a 404, as on the page). Other methods get 405."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method == "POST":
+                return view(request, *args, **kwargs)
+            if request.method in ("GET", "HEAD"):
+                return redirect(back(**kwargs))
+            return HttpResponseNotAllowed(["POST"])
+
+        return wrapper
+
+    return decorate

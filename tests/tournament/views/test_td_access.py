@@ -159,7 +159,14 @@ def test_a_form_without_its_key_changes_nothing_and_says_so(td_client, five):
         assert re.search(r'name="submission_key" value="[0-9a-f-]{36}"', page)
         table.refresh_from_db()
         assert (table.revisor_key, table.revisor_code) == before
-    assert td_client.get(regenerate_url(table)).status_code == 405
+    # A GET (the TD reloads the refused page) goes back to the access page, changing nothing.
+    response = td_client.get(regenerate_url(table))
+    assert response.status_code == 302
+    assert response["Location"] == reverse(
+        "td:table_access", args=[table.level.tournament_id, table.pk]
+    )
+    table.refresh_from_db()
+    assert (table.revisor_key, table.revisor_code) == before
 
 
 def test_regenerate_refusals_change_nothing(outsider, td_client, five, make_tournament):

@@ -467,8 +467,14 @@ def test_clearing_without_an_open_call_is_refused_in_place(td_client, three):
 
 
 def test_clear_is_post_only(td_client, three):
+    """A GET goes back to the table's page (a reload of a refused clear), clearing nothing."""
     tournament, table = three
-    assert td_client.get(clear_url(tournament, table)).status_code == 405
+    calls.call_td(table=table, kind="misdeal")
+    response = td_client.get(clear_url(tournament, table))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("td:table", args=[tournament.pk, table.pk])
+    assert td_client.put(clear_url(tournament, table)).status_code == 405
+    assert TableCall.objects.get(table=table).cleared_at is None
 
 
 def test_the_confirmation_speaks_swedish(td_client, three, td_user, settings):

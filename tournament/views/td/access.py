@@ -6,7 +6,6 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from tournament import selectors
 from tournament.models import Draw, Level
@@ -14,7 +13,7 @@ from tournament.public_address import public_link, unreachable_host
 from tournament.qr import qr_svg
 from tournament.services import revisor_access
 from tournament.services.errors import ServiceError
-from tournament.views.access import td_required
+from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
 from tournament.views.td.common import get_table, get_tournament
 from tournament.views.td.draws import held_print
@@ -81,8 +80,13 @@ def table_access(request, tournament_id, table_id):
     return _access_page(request, tournament, table, OnceForm())
 
 
+def _access_url(tournament_id, table_id):
+    table = get_table(get_tournament(tournament_id), table_id)
+    return reverse("td:table_access", args=[tournament_id, table.pk])
+
+
 @td_required
-@require_POST
+@post_only(_access_url)
 def table_access_regenerate(request, tournament_id, table_id):
     tournament = get_tournament(tournament_id)
     table = get_table(tournament, table_id)

@@ -10,14 +10,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
 
 from tournament import selectors
 from tournament.names import check_shown
 from tournament.services import announcements
 from tournament.services.errors import ServiceError
 from tournament.validation import clean_text
-from tournament.views.access import td_required
+from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
 from tournament.views.td.common import add_service_error, get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message
@@ -140,7 +139,7 @@ def announcement(request, tournament_id):
 
 
 @td_required
-@require_POST
+@post_only(lambda tournament_id: _back(get_tournament(tournament_id)))
 def announcement_withdraw(request, tournament_id):
     """Take the standing announcement down."""
     tournament = get_tournament(tournament_id)

@@ -6,7 +6,6 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from tournament.models import RevisorStation
 from tournament.public_address import public_link, unreachable_host
@@ -15,7 +14,7 @@ from tournament.services import revisor_stations
 from tournament.services.draws import current_level
 from tournament.services.errors import ServiceError
 from tournament.services.revisor_stations import station_numbers_wanted
-from tournament.views.access import td_required
+from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
 from tournament.views.td.common import get_tournament
 
@@ -73,8 +72,21 @@ def _submit(request, tournament, change):
         return None, _page(request, tournament, errors=[str(error)], status=400)
 
 
+def _cards_url(tournament):
+    return reverse("td:station_cards", args=[tournament.pk])
+
+
+def _station(tournament_id, number):
+    tournament = get_tournament(tournament_id)
+    station = RevisorStation.objects.filter(tournament=tournament, number=number).first()
+    if station is None:
+        raise Http404("No such station in this tournament.")
+    station.tournament = tournament
+    return station
+
+
 @td_required
-@require_POST
+@post_only(lambda tournament_id: _cards_url(get_tournament(tournament_id)))
 def stations_create(request, tournament_id):
     tournament = get_tournament(tournament_id)
     done, page = _submit(
@@ -90,12 +102,10 @@ def stations_create(request, tournament_id):
 
 
 @td_required
-@require_POST
+@post_only(lambda tournament_id, number: _cards_url(_station(tournament_id, number).tournament))
 def station_regenerate(request, tournament_id, number):
-    tournament = get_tournament(tournament_id)
-    station = RevisorStation.objects.filter(tournament=tournament, number=number).first()
-    if station is None:
-        raise Http404("No such station in this tournament.")
+    station = _station(tournament_id, number)
+    tournament = station.tournament
     done, page = _submit(
         request,
         tournament,

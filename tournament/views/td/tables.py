@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from tournament import selectors
 from tournament.forms import (
@@ -32,7 +32,7 @@ from tournament.forms import (
 from tournament.models import Hand, HandVersion, Penalty, Player, Tournament
 from tournament.services import calls, hands, penalties
 from tournament.services.errors import HandConflict, ServiceError
-from tournament.views.access import td_required
+from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
 from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.td.common import add_service_error, get_table, get_tournament
@@ -375,7 +375,7 @@ def cost_text(cost):
 
 
 @td_required
-@require_POST
+@post_only(lambda tournament_id, table_id: table_url(*_tables(tournament_id, table_id)))
 def penalty_new(request, tournament_id, table_id):
     """Step 1 (the table page's form): state the cost; step 2 (`confirm`): give it."""
     tournament, table = _tables(tournament_id, table_id)
@@ -594,7 +594,7 @@ def _tie_confirm(request, tournament, table, card, form):
 
 
 @td_required
-@require_POST
+@post_only(lambda tournament_id, table_id: table_url(*_tables(tournament_id, table_id)))
 def call_clear(request, tournament_id, table_id):
     """The TD has dealt with the revisor's call; back to `next` or the table page."""
     tournament, table = _tables(tournament_id, table_id)

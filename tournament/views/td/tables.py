@@ -217,6 +217,11 @@ def _tables(tournament_id, table_id):
     return tournament, get_table(tournament, table_id)
 
 
+def _table_page(tournament_id, table_id):
+    """Where a GET of the table's form-only URLs goes back to (views/access.post_only)."""
+    return table_url(*_tables(tournament_id, table_id))
+
+
 # ---------------------------------------------------------------- the page
 
 
@@ -375,7 +380,7 @@ def cost_text(cost):
 
 
 @td_required
-@post_only(lambda tournament_id, table_id: table_url(*_tables(tournament_id, table_id)))
+@post_only(_table_page)
 def penalty_new(request, tournament_id, table_id):
     """Step 1 (the table page's form): state the cost; step 2 (`confirm`): give it."""
     tournament, table = _tables(tournament_id, table_id)
@@ -594,7 +599,7 @@ def _tie_confirm(request, tournament, table, card, form):
 
 
 @td_required
-@post_only(lambda tournament_id, table_id: table_url(*_tables(tournament_id, table_id)))
+@post_only(_table_page)
 def call_clear(request, tournament_id, table_id):
     """The TD has dealt with the revisor's call; back to `next` or the table page."""
     tournament, table = _tables(tournament_id, table_id)

@@ -111,8 +111,11 @@ class Taken:
 
     @classmethod
     def of_players(cls, players):
-        """From (number, name) pairs."""
-        return cls(Known(name, number=number) for number, name in players)
+        """From (number, name, withdrawn_at) rows, as the players' table holds them."""
+        return cls(
+            Known(name, number=number, withdrawn=withdrawn_at is not None)
+            for number, name, withdrawn_at in players
+        )
 
     def add(self, known):
         self._same.setdefault(known.name, known)

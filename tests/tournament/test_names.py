@@ -125,7 +125,12 @@ def test_a_lookalike_sets_spacing_and_punctuation_aside_too(name, key):
 
 def test_taken_tells_the_same_name_from_a_near_duplicate():
     taken = Taken.of_players(
-        [(1, "Åsa Öberg"), (2, "Per-Olof Svensson"), (3, "♠"), (4, "Per Olof"), (5, "per-olof")]
+        [
+            (number, name, None)
+            for number, name in enumerate(
+                ["Åsa Öberg", "Per-Olof Svensson", "♠", "Per Olof", "per-olof"], 1
+            )
+        ]
     )
     assert taken.same("Åsa Öberg") == Known("Åsa Öberg", number=1)
     assert taken.alike("Åsa Öberg") is None  # the very same name is not "alike": it is taken
@@ -143,7 +148,7 @@ def test_taken_tells_the_same_name_from_a_near_duplicate():
 
 
 def test_a_list_is_compared_with_the_players_and_its_earlier_lines():
-    taken = Taken.of_players([(1, "Anna Berg")])
+    taken = Taken.of_players([(1, "Anna Berg", None)])
     lines = compare_list(
         [
             ("Anna Berg", 1),

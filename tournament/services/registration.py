@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 
 from tournament.models import Level, Player, Tournament
 from tournament.names import (
-    Known,
     Taken,
     alike_question,
     already_registered,
@@ -137,10 +136,7 @@ def taken_names(tournament, exclude=None):
     players = Player.objects.filter(tournament=tournament)
     if exclude is not None:
         players = players.exclude(pk=exclude.pk)
-    return Taken(
-        Known(name, number=number, withdrawn=withdrawn_at is not None)
-        for number, name, withdrawn_at in players.values_list("number", "name", "withdrawn_at")
-    )
+    return Taken.of_players(players.values_list("number", "name", "withdrawn_at"))
 
 
 def _check_new_name(name, taken, *, lookalike_confirmed):

@@ -201,6 +201,19 @@ def _tie_settle(p):
     }
 
 
+def _tie_change(p):
+    return _(
+        "Level %(level)s table %(table)s: tie decided again, for %(winner)s instead of "
+        "%(previous)s: %(reason)s"
+    ) % {
+        "level": p["level"],
+        "table": p["table"],
+        "winner": p["winner"],
+        "previous": p["previous"],
+        "reason": p["reason"],
+    }
+
+
 def _penalty_give(p):
     if p["table"] is None:
         where = _("not at a table: the warning counts, no points are deducted")
@@ -291,6 +304,7 @@ ACTIONS = {
     "hand.record": Action(gettext_lazy("Hand recorded"), _hand_record),
     "hand.correct": Action(gettext_lazy("Hand corrected"), _hand_correct),
     "tie.settle": Action(gettext_lazy("Tie settled"), _tie_settle),
+    "tie.change": Action(gettext_lazy("Tie decided again"), _tie_change),
     "penalty.give": Action(gettext_lazy("Penalty given"), _penalty_give),
     "penalty.rescind": Action(gettext_lazy("Penalty rescinded"), _penalty_rescind),
     "announcement.make": Action(gettext_lazy("Announcement made"), _announcement_make),
@@ -298,7 +312,7 @@ ACTIONS = {
 }
 
 # The params that hold a player's name, for the log's filter by player.
-NAME_PARAMS = ("name", "old_name", "player", "winner", "champion")
+NAME_PARAMS = ("name", "old_name", "player", "winner", "previous", "champion")
 
 
 def action_label(code):

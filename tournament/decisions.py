@@ -26,7 +26,9 @@ DECISIONS = [
         _(
             "When the required hands are played and two or more players share the lead, the "
             "table plays one more hand at a time until one leads. The TD can instead settle "
-            "the tie by hand (e.g. a card draw), with a written reason."
+            "the tie by hand (e.g. a card draw), with a written reason. A tie settled for the "
+            "wrong player can be decided again, with a reason, until the level is closed; the "
+            "earlier decision stays in the log."
         ),
     ),
     (

@@ -728,7 +728,8 @@ class RescindForm(forms.Form):
 class TieForm(forms.Form):
     """The TD settles a tie for first: the winner among the tied players, and why.
 
-    `leaders` are Player objects (or Seats, whose `.player` is taken);
+    `leaders` are Player objects (or Seats, whose `.player` is taken); `decided`, the
+    player a settled tie was decided for (deciding it again names someone else);
     `hands.settle_tie(table=..., actor=..., **form.service_kwargs())`.
     """
 
@@ -739,14 +740,21 @@ class TieForm(forms.Form):
     )
     reason = _reason_field(TieSettlement)
 
-    def __init__(self, *args, leaders, **kwargs):
+    def __init__(self, *args, leaders, decided=None, **kwargs):
         super().__init__(*args, **kwargs)
         players = [getattr(leader, "player", leader) for leader in leaders]
         self.leaders = {str(player.pk): player for player in players}
+        self.decided = decided
         self.fields["winner"].choices = [(key, p.name) for key, p in self.leaders.items()]
 
     def clean_winner(self):
-        return self.leaders[self.cleaned_data["winner"]]
+        winner = self.leaders[self.cleaned_data["winner"]]
+        if self.decided is not None and winner.pk == self.decided.pk:
+            raise forms.ValidationError(
+                _("The tie is already settled for %(name)s: choose another player to change it."),
+                params={"name": winner.name},
+            )
+        return winner
 
     def service_kwargs(self):
         return {"winner": self.cleaned_data["winner"], "reason": self.cleaned_data["reason"]}

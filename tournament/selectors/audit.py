@@ -50,12 +50,14 @@ def _text_at_table(level, number):
 
 
 def _naming(player):
-    """Entries whose params name the player: registered, renamed, penalised, tie won, champion."""
+    """Entries whose params name the player: registered, renamed, penalised, tie won (or
+    decided again for another), champion."""
     name = player.name
     return (
         (Q(action__startswith="player.") & (Q(params__name=name) | Q(params__old_name=name)))
         | Q(params__player=name)
         | Q(params__winner=name)
+        | Q(params__previous=name)
         | Q(params__champion=name)
     )
 

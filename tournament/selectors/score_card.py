@@ -170,6 +170,10 @@ class ScoreCard:
     penalties: list  # every penalty of the table's players in the tournament (any table)
     open_call: object  # TableCall or None
     settlement: object  # the TieSettlement that decided the table, or None
+    # The seats tied for first once the required hands are played, whether the TD has
+    # settled the tie (`settlement`) or not (`state.tied_leader_ids`): a settled tie can
+    # be decided again while the level is open.
+    tie_seat_ids: tuple = ()
 
     @property
     def hands(self):
@@ -243,6 +247,11 @@ class ScoreCard:
         return [s for s in self.seats if s.id in self.state.tied_leader_ids]
 
     @property
+    def tie_leaders(self):
+        """The players of the tie for first, settled or not (`tied_leaders`: not yet)."""
+        return [s for s in self.seats if s.id in self.tie_seat_ids]
+
+    @property
     def tied_names(self):
         return [s.player.name for s in self.tied_leaders]
 
@@ -257,7 +266,8 @@ class ScoreCard:
 
     @property
     def tied_total(self):
-        tied = self.state.tied_leader_ids
+        """The tied leaders' total (the tie settled or not)."""
+        tied = self.tie_seat_ids
         return self.state.totals[tied[0]] if tied else None
 
     @property
@@ -342,6 +352,7 @@ def score_card(table, *, public=False):
     penalty_points = {s.id: s.penalty_points for s in seats}
     state = conclude_table(table, seats, progress, penalty_points, None)
     settlement = None
+    tie_seat_ids = state.tied_leader_ids
     if state.tied_leader_ids:
         # Read only while the lead is tied, the one place where it decides anything (as
         # `state.concluded` reads it): a card rendered after each hand is a query lighter.
@@ -494,6 +505,7 @@ def score_card(table, *, public=False):
         penalties=penalties,
         open_call=open_call,
         settlement=settlement,
+        tie_seat_ids=tie_seat_ids,
     )
 
 

@@ -33,6 +33,7 @@ from tournament.services.recompute import recompute_table, store
 from tournament.state import (
     cached_progress,
     cached_state,
+    conclude_table,
     concluded,
     history_state,
 )
@@ -65,7 +66,8 @@ def _key(idempotency_key):
         raise InvalidEntry(_("The submission has no valid key; reload the page.")) from exc
 
 
-def _check_table_open(table):
+def check_table_open(table):
+    """Refuse a change to a table whose results are final or whose seating is not in play."""
     if table.draw.superseded_at is not None:
         raise NotAllowed(_("This table was redrawn; use the new table."))
     if table.draw.released_at is None:
@@ -319,7 +321,7 @@ def record_hand(
 def _record(*, table, hand_number, key, actor, actor_label, points, boards, fantasyland):
     actor_label = _label(actor_label)
     table, all_seats = lock_table_and_seats(table)
-    _check_table_open(table)
+    check_table_open(table)
     if type(hand_number) is not int:
         raise InvalidEntry(_("The hand number is missing; reload the page."))
     penalty_points = {s.id: s.penalty_points for s in all_seats}
@@ -438,7 +440,7 @@ def correct_hand(
     existing = _existing(key, table)
     if existing is not None:
         return Recorded(existing.hand, created=False)
-    _check_table_open(table)
+    check_table_open(table)
     actor_label = _label(actor_label)
     if only_if_last and hand.number != table.hands_played:
         raise NotAllowed(
@@ -514,11 +516,30 @@ def correct_hand(
     return Recorded(hand, created=True)
 
 
+def _tie(table):
+    """The table's tie for first and how it stands: (state, seats, leaders, decided).
+
+    `leaders` maps the tied players' ids to their seats, whether the TD has settled the
+    tie or not; `decided` is the seat the latest settlement made the winner, or None.
+    """
+    state, seats = cached_state(table)
+    penalty_points = {s.id: s.penalty_points for s in seats}
+    open_tie = conclude_table(table, seats, cached_progress(table, seats), penalty_points, None)
+    leaders = {s.player_id: s for s in seats if s.id in open_tie.tied_leader_ids}
+    decided = next((s for s in leaders.values() if s.id == state.winner_seat_id), None)
+    return state, seats, leaders, decided
+
+
 @transaction.atomic
 def settle_tie(*, table, actor, winner, reason):
-    """The TD decides a tie for first (e.g. by a card draw) instead of playing on."""
+    """The TD decides a tie for first (e.g. by a card draw) instead of playing on.
+
+    Until the level closes, a settled tie can be decided again for another of the tied
+    players (a wrong click, a card draw misreported): the latest settlement counts, and
+    every earlier one is kept, with the change in the log.
+    """
     table = lock_table(instance(table, Table, label=_("The table")))
-    _check_table_open(table)
+    check_table_open(table)
     reason = clean_text(
         reason,
         label=_("The reason"),
@@ -526,8 +547,7 @@ def settle_tie(*, table, actor, winner, reason):
         empty=_("Settling a tie needs a written reason."),
     )
     winner = saved(winner, Player, label=_("The winner"), tournament=table.level.tournament)
-    state, seats = cached_state(table)
-    leaders = {s.player_id: s for s in seats if s.id in state.tied_leader_ids}
+    state, seats, leaders, decided = _tie(table)
     if not leaders:
         raise NotAllowed(
             ngettext(
@@ -549,22 +569,38 @@ def settle_tie(*, table, actor, winner, reason):
             _("%(name)s is not tied for first (tied: %(tied)s).")
             % {"name": winner.name, "tied": names}
         )
+    if decided is not None and decided.player_id == winner.pk:
+        raise InvalidEntry(
+            _("The tie is already settled for %(name)s: choose another player to change it.")
+            % {"name": winner.name}
+        )
     TieSettlement.objects.create(
         table=table, winner=winner, reason=reason, created_by=audit.actor_or_none(actor)
     )
     state, _seats = cached_state(table, seats)
     store(table, seats, state)
-    audit.record(
-        tournament=table.level.tournament,
-        actor=actor,
-        action="tie.settle",
-        params={
-            "level": table.level.number,
-            "table": table.number,
-            "winner": winner.name,
-            "reason": reason,
-        },
-        before={"tied": sorted(s.player.name for s in leaders.values())},
-        after={"winner": winner.name, "reason": reason},
-    )
+    params = {
+        "level": table.level.number,
+        "table": table.number,
+        "winner": winner.name,
+        "reason": reason,
+    }
+    if decided is None:
+        audit.record(
+            tournament=table.level.tournament,
+            actor=actor,
+            action="tie.settle",
+            params=params,
+            before={"tied": sorted(s.player.name for s in leaders.values())},
+            after={"winner": winner.name, "reason": reason},
+        )
+    else:
+        audit.record(
+            tournament=table.level.tournament,
+            actor=actor,
+            action="tie.change",
+            params={**params, "previous": decided.player.name},
+            before={"winner": decided.player.name},
+            after={"winner": winner.name, "reason": reason},
+        )
     return table

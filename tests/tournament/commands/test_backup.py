@@ -154,6 +154,26 @@ def test_a_missing_user_becomes_nobody_but_keeps_the_label(tied, django_user_mod
     assert {entry["actor_label"] for entry in again["audit"]} == {"director", "system"}
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_tie_decided_again_restores_with_its_last_winner(tied, td_user, django_user_model):
+    """Settled for position 1, decided again for position 0: both decisions are in the file,
+    in order, and the restored table is won by the second, as the original."""
+    table = Table.objects.get(level__tournament=tied)
+    first = table.seats.get(position=0).player
+    hands.settle_tie(table=table, actor=td_user, winner=first, reason="Misread the draw")
+    exported = export_tournament(tied)
+    (data,) = exported["levels"][0]["draws"][0]["tables"]
+    numbers = [s["winner"] for s in data["tie_settlements"]]
+    assert numbers == [table.seats.get(position=1).player.number, first.number]
+    assert data["winner"] == first.number
+
+    empty_database(django_user_model, usernames=("director",))
+    restored = Table.objects.get(level__tournament=import_tournament(exported))
+    assert restored.is_over and restored.winner.number == first.number
+    kept = restored.tie_settlements.order_by("id").values_list("reason", flat=True)
+    assert list(kept) == ["High card", "Misread the draw"]
+
+
 def fresh_keys(data, name):
     """A copy that may be imported beside the original: a new name and new hand keys."""
     data = copy.deepcopy(data)

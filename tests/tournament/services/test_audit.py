@@ -90,7 +90,9 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     hands.correct_hand(
         hand=table.hands.get(), actor=td_user, reason="typo", points={0: 2, 1: 2, 2: -4}
     )
-    hands.settle_tie(table=table, actor=td_user, winner=anna, reason="high card")
+    bo = tournament.players.get(name="Bo")
+    hands.settle_tie(table=table, actor=td_user, winner=bo, reason="high card")
+    hands.settle_tie(table=table, actor=td_user, winner=anna, reason="misread")
     announcements.announce(tournament=tournament, actor=td_user, text="Final at 14:00")
     announcements.withdraw_announcement(tournament=tournament, actor=td_user)
     draws.advance(tournament=tournament, actor=td_user)
@@ -147,7 +149,11 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
             "hand.correct",
             {"level": 1, "table": 1, "hand": 1, "version": 2, "reason": "typo"},
         ),
-        ("tie.settle", {"level": 1, "table": 1, "winner": "Anna", "reason": "high card"}),
+        ("tie.settle", {"level": 1, "table": 1, "winner": "Bo", "reason": "high card"}),
+        (
+            "tie.change",
+            {"level": 1, "table": 1, "winner": "Anna", "previous": "Bo", "reason": "misread"},
+        ),
         ("announcement.make", {"text": "Final at 14:00", "ends_at": None}),
         ("announcement.withdraw", {"text": "Final at 14:00"}),
         ("tournament.finish", {"champion": "Anna"}),

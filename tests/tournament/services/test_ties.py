@@ -47,6 +47,57 @@ def test_settling_needs_a_reason_and_a_tied_leader(tied_table, td_user):
     assert TieSettlement.objects.count() == 0
 
 
+def test_a_settled_tie_can_be_decided_again_for_another_tied_player(tied_table, td_user):
+    """Bo was named by mistake (Anna drew the king): the TD decides again, for Anna. Anna
+    now wins (place 1, Bo 2nd on 2 points, Cia 3rd); both settlements are kept, and the
+    log says who it was and who it is now."""
+    bo, anna = Player.objects.get(name="Bo"), Player.objects.get(name="Anna")
+    hands.settle_tie(table=tied_table, actor=td_user, winner=bo, reason="High card: K vs 9")
+    hands.settle_tie(table=tied_table, actor=td_user, winner=anna, reason="Anna held the K")
+    tied_table.refresh_from_db()
+    assert tied_table.is_over and tied_table.winner == anna
+    places = {s.player.name: s.place for s in tied_table.seats.select_related("player")}
+    assert places == {"Anna": 1, "Bo": 2, "Cia": 3}
+    kept = TieSettlement.objects.order_by("id").values_list("winner__name", "reason")
+    assert list(kept) == [("Bo", "High card: K vs 9"), ("Anna", "Anna held the K")]
+    entry = AuditEntry.objects.get(action="tie.change")
+    assert entry.params == {
+        "level": 1,
+        "table": 1,
+        "winner": "Anna",
+        "previous": "Bo",
+        "reason": "Anna held the K",
+    }
+    assert entry.before == {"winner": "Bo"}
+    assert entry.after == {"winner": "Anna", "reason": "Anna held the K"}
+    assert AuditEntry.objects.filter(action="tie.settle").count() == 1
+
+
+def test_deciding_again_needs_another_tied_player(tied_table, td_user):
+    bo = Player.objects.get(name="Bo")
+    hands.settle_tie(table=tied_table, actor=td_user, winner=bo, reason="High card")
+    with pytest.raises(InvalidEntry, match="already settled for Bo: choose another player"):
+        hands.settle_tie(table=tied_table, actor=td_user, winner=bo, reason="again")
+    with pytest.raises(InvalidEntry, match=r"Cia is not tied for first \(tied: Anna, Bo\)"):
+        hands.settle_tie(
+            table=tied_table, actor=td_user, winner=Player.objects.get(name="Cia"), reason="x"
+        )
+    assert TieSettlement.objects.count() == 1
+    assert not AuditEntry.objects.filter(action="tie.change").exists()
+
+
+def test_a_tie_cannot_be_decided_again_once_the_level_is_closed(tied_table, td_user):
+    from tournament.services import draws
+
+    bo, anna = Player.objects.get(name="Bo"), Player.objects.get(name="Anna")
+    hands.settle_tie(table=tied_table, actor=td_user, winner=bo, reason="High card")
+    draws.advance(tournament=tied_table.level.tournament, actor=td_user)
+    with pytest.raises(NotAllowed, match="This level is closed"):
+        hands.settle_tie(table=tied_table, actor=td_user, winner=anna, reason="too late")
+    tied_table.refresh_from_db()
+    assert tied_table.winner == bo and TieSettlement.objects.count() == 1
+
+
 def test_no_tie_to_settle_before_the_required_hands(make_tournament, td_user):
     table = single_table(make_tournament(3, min_hands=5), td_user)
     play_named(table, {"Anna": 0, "Bo": 0, "Cia": 0})

@@ -372,3 +372,31 @@ def test_every_kind_of_entry_in_swedish(td_client, two_levels, td_user):
     ]
     assert "Stängde nivå 1; lottade nivå 2: 2 spelare" in found
     assert "Nivå 1 bord 2: tillkallningen avklarad (Tvist)" in found
+
+
+def test_a_tie_decided_again_names_both_players_and_is_found_by_each(
+    td_client, make_tournament, td_user
+):
+    """Settled for Bo, decided again for Anna: the log says so in one line, found under
+    the ties, under the table, and under either player (Cia: not named, but she sat there,
+    and only hands are found by where one sat)."""
+    from tests.tournament.conftest import single_table
+
+    tournament = make_tournament(["Anna", "Bo", "Cia"], min_hands=1)
+    table = single_table(tournament, td_user)
+    play_named(table, {"Anna": 2, "Bo": 2, "Cia": -4})
+    anna, bo, cia = (tournament.players.get(name=n) for n in ("Anna", "Bo", "Cia"))
+    hands.settle_tie(table=table, actor=td_user, winner=bo, reason="high card")
+    hands.settle_tie(table=table, actor=td_user, winner=anna, reason="the king was Anna's")
+    # As the page escapes it (the apostrophe).
+    line = "Level 1 table 1: tie decided again, for Anna instead of Bo: the king was Anna&#x27;s"
+    assert summaries(td_client.get(audit(tournament, kind="tie")).content.decode()) == [
+        line,
+        "Level 1 table 1: tie settled for Bo: high card",
+    ]
+    for who in (anna, bo):
+        found = summaries(td_client.get(audit(tournament, player=who.pk)).content.decode())
+        assert line in found
+    found = summaries(td_client.get(audit(tournament, player=cia.pk)).content.decode())
+    assert line not in found
+    assert "Level 1 table 1: hand 1 (points)" in found

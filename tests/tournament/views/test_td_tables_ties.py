@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play, play_named, single_table
 from tournament.models import AuditEntry, FormSubmission, Player, Table, TieSettlement
-from tournament.services import draws
+from tournament.services import draws, hands
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +177,115 @@ def test_the_confirmation_in_swedish(td_client, final_tie):
     assert "Bord 1 är klart: det tar inga fler händer." in page
     assert "Det här är finalbordet: Bo blir mästare när du stänger nivån." in page
     assert ">Avgör den delade förstaplatsen</button>" in response.content.decode()
+
+
+# ---------------------------------------------------------------- deciding a settled tie again
+
+
+def settle(tournament, table, name, td_user, reason="Card draw"):
+    hands.settle_tie(table=table, actor=td_user, winner=player(tournament, name), reason=reason)
+
+
+def test_a_settled_tie_is_offered_to_be_decided_again(td_client, final_tie, td_user):
+    tournament, table = final_tie
+    settle(tournament, table, "Bo", td_user, reason="Bo drew the king")
+    response = td_client.get(table_url(tournament, table))
+    page, html = text(response), response.content.decode()
+    assert "The tie for first was settled by the TD for Bo: Bo drew the king" in page
+    assert "Decide the tie again" in page
+    assert "The tie for first is settled for Bo. If that was a mistake" in page
+    assert "The earlier decision stays in the log. Possible until the level is closed." in page
+    choices = re.findall(r'<label for="tie_winner_\d">([^<]+)</label>', html)
+    assert sorted(choices) == ["Anna", "Bo"]  # the tied players, Cia (-6) not among them
+
+
+def test_the_same_winner_again_is_refused_in_the_page(td_client, final_tie, td_user):
+    tournament, table = final_tie
+    settle(tournament, table, "Bo", td_user)
+    response = td_client.post(
+        tie_url(tournament, table),
+        {"winner": player(tournament, "Bo").pk, "reason": "again", "submission_key": uuid.uuid4()},
+    )
+    assert response.status_code == 400
+    page = text(response)
+    assert "The tie is already settled for Bo: choose another player to change it." in page
+    assert "Confirm the tie settlement" not in page
+    assert 'id="tie_reason">\nagain</textarea>' in response.content.decode()  # kept as typed
+    assert TieSettlement.objects.count() == 1
+
+
+def test_deciding_again_is_confirmed_first_then_replaces_the_winner(
+    td_client, tie_among_two, td_user
+):
+    """Table 1 of two, tied 5 / 5 / -10: settled for the first seat's player by mistake,
+    decided again for the second's. The confirmation names whose win it replaces, and he is
+    now among those out of the tournament."""
+    tournament, table = tie_among_two
+    first, second, third = (
+        s.player for s in table.seats.select_related("player").order_by("position")
+    )
+    settle(tournament, table, first.name, td_user)
+    key = uuid.uuid4()
+    data = {"winner": second.pk, "reason": "High card misread", "submission_key": key}
+    response = td_client.post(tie_url(tournament, table), data)
+    assert response.status_code == 200
+    page = text(response)
+    assert f"Table 1 · tied for first with 5 points: {first.name}, {second.name}" in page
+    assert f"{second.name} wins table 1" in page
+    assert f"This replaces the decision for {first.name}, which stays in the log." in page
+    assert f"{second.name} advances to level 2." in page
+    assert f"Out of the tournament: {first.name}, {third.name}." in page
+    table.refresh_from_db()
+    assert table.winner == first and TieSettlement.objects.count() == 1  # nothing yet
+
+    done = td_client.post(tie_url(tournament, table), data | {"confirm": "1"}, follow=True)
+    assert f"Tie decided again: {second.name} wins table 1." in text(done)
+    table.refresh_from_db()
+    assert table.is_over and table.winner == second
+    assert TieSettlement.objects.count() == 2
+    entry = AuditEntry.objects.get(action="tie.change")
+    assert entry.actor == td_user
+    assert entry.params["previous"] == first.name and entry.params["winner"] == second.name
+    again = td_client.post(tie_url(tournament, table), data | {"confirm": "1"})  # double click
+    assert again.status_code == 302 and TieSettlement.objects.count() == 2
+
+
+def test_a_closed_level_offers_no_new_decision(td_client, final_tie, td_user):
+    tournament, table = final_tie
+    settle(tournament, table, "Bo", td_user)
+    draws.advance(tournament=tournament, actor=td_user)
+    page = text(td_client.get(table_url(tournament, table)))
+    assert "Decide the tie again" not in page and "Settle the tie for first" not in page
+    response = td_client.post(
+        tie_url(tournament, table),
+        {"winner": player(tournament, "Anna").pk, "reason": "late", "submission_key": uuid.uuid4()},
+    )
+    assert response.status_code == 400
+    table.refresh_from_db()
+    assert table.winner.name == "Bo" and TieSettlement.objects.count() == 1
+
+
+def test_deciding_again_in_swedish(td_client, final_tie, td_user):
+    tournament, table = final_tie
+    settle(tournament, table, "Bo", td_user)
+    td_client.cookies["django_language"] = "sv"
+    assert "Avgör den delade förstaplatsen på nytt" in text(
+        td_client.get(table_url(tournament, table))
+    )
+    data = {
+        "winner": player(tournament, "Anna").pk,
+        "reason": "Kort",
+        "submission_key": uuid.uuid4(),
+    }
+    page = text(td_client.post(tie_url(tournament, table), data))
+    assert "Det ersätter avgörandet till Bo, som finns kvar i loggen." in page
+    done = td_client.post(tie_url(tournament, table), data | {"confirm": "1"}, follow=True)
+    assert "Avgjort på nytt: Anna vinner bord 1." in text(done)
+    same = td_client.post(
+        tie_url(tournament, table),
+        {"winner": player(tournament, "Anna").pk, "reason": "x", "submission_key": uuid.uuid4()},
+    )
+    assert (
+        "Den delade förstaplatsen är redan avgjord till Anna: välj en annan spelare för att "
+        "ändra den." in text(same)
+    )

@@ -187,11 +187,12 @@ def render_page(
         penalty_form = None
     if penalty_form is None and card.in_play:
         penalty_form = TablePenaltyForm(tournament=tournament, table=table)
-    if tie_form is not None and not card.tied_leaders:
+    if tie_form is not None and not (card.in_play and card.tie_leaders):
         page_errors.extend(tie_form.non_field_errors())
         tie_form = None
-    if tie_form is None and card.in_play and card.tied_leaders:
-        tie_form = TieOnceForm(leaders=card.tied_leaders)
+    if tie_form is None and card.in_play and card.tie_leaders:
+        # Settled or not: a settled tie can be decided again until the level closes.
+        tie_form = TieOnceForm(leaders=card.tie_leaders, decided=_decided(card))
     url = reverse("td:table", args=[tournament.pk, table.pk])
     context = {
         **_card_context(tournament, table, card, token),
@@ -545,8 +546,14 @@ def tie(request, tournament_id, table_id):
         messages.info(request, _("This tie was already settled."))
         return redirect(table_url(tournament, table))
     card = selectors.score_card(table)
-    form = TieOnceForm(request.POST, leaders=card.tied_leaders)
-    if not card.tied_leaders:
+    form = TieOnceForm(request.POST, leaders=card.tie_leaders, decided=_decided(card))
+    try:
+        hands.check_table_open(table)  # before the confirmation: a closed level is final
+    except ServiceError as error:
+        form.is_valid()
+        add_service_error(form, error)
+        return render_page(request, tournament, table, status=400, tie_form=form)
+    if not card.tie_leaders:
         form.is_valid()
         form.add_error(
             None,
@@ -571,16 +578,25 @@ def tie(request, tournament_id, table_id):
     if result is ALREADY_DONE:
         messages.info(request, _("This tie was already settled."))
     else:
+        done = (
+            _("Tie decided again: %(name)s wins table %(table)d.")
+            if card.settlement is not None
+            else _("Tie settled: %(name)s wins table %(table)d.")
+        )
         messages.success(
-            request,
-            _("Tie settled: %(name)s wins table %(table)d.")
-            % {"name": form.cleaned_data["winner"].name, "table": table.number},
+            request, done % {"name": form.cleaned_data["winner"].name, "table": table.number}
         )
     return redirect(table_url(tournament, table))
 
 
+def _decided(card):
+    """The player a settled tie was decided for (None while it is open)."""
+    return card.settlement.winner if card.settlement is not None else None
+
+
 def _tie_confirm(request, tournament, table, card, form):
-    """Who wins, the reason, and what it ends: the table, and where the winner goes next."""
+    """Who wins, the reason, and what it ends: the table, and where the winner goes next
+    (and, for a tie decided again, whose win it replaces)."""
     winner = form.cleaned_data["winner"]
     context = {
         "tournament": tournament,
@@ -588,7 +604,7 @@ def _tie_confirm(request, tournament, table, card, form):
         "form": form,
         "winner": winner,
         "card": card,
-        "tied_names": ", ".join(card.tied_names),
+        "tied_names": ", ".join(s.player.name for s in card.tie_leaders),
         # Everyone else still playing at the table: the shootout ends for them here.
         "others": ", ".join(s.player.name for s in card.active_seats if s.player != winner),
         # The only table of its draw: its winner is the champion once the level is closed.

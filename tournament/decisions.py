@@ -54,6 +54,16 @@ DECISIONS = [
         ),
     ),
     (
+        _("Late players and no-shows"),
+        _(
+            "Players can be added, withdrawn or brought back until the first hand of level 1 "
+            "is recorded. After the first draw each such change draws level 1 again at once, "
+            "for the whole field, as a draw can be redone until its level's first hand; the "
+            "earlier draw is kept, with what changed as its reason. Once a hand is recorded "
+            "the field is closed."
+        ),
+    ),
+    (
         _("Locked results"),
         _(
             "A draw can be redone until the first hand of its level is recorded. Hands and "

@@ -76,9 +76,13 @@ from tournament.selectors.td_draws import (
     level_seating,
 )
 from tournament.selectors.td_tournaments import (
+    FIELD_CLOSED,
+    FIELD_LATE,
+    FIELD_OPEN,
     Roster,
     RosterEntry,
     TournamentRow,
+    field_state,
     first_draw_made,
     form_submitted,
     player_roster,
@@ -87,6 +91,9 @@ from tournament.selectors.td_tournaments import (
 
 __all__ = [
     "AUDIT_KINDS",
+    "FIELD_CLOSED",
+    "FIELD_LATE",
+    "FIELD_OPEN",
     "CardView",
     "Dashboard",
     "DashboardSeat",
@@ -119,6 +126,7 @@ __all__ = [
     "card_views",
     "dashboard",
     "draw_preview",
+    "field_state",
     "first_draw_made",
     "form_submitted",
     "hand_history",

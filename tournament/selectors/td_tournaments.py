@@ -6,6 +6,7 @@ from django.db.models import OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from tournament.models import (
+    Hand,
     Level,
     Player,
     Seat,
@@ -104,8 +105,26 @@ def form_submitted(key):
 
 
 def first_draw_made(tournament):
-    """Whether the tournament's first draw is made (settings and registration closed): 1 query."""
+    """Whether the tournament's first draw is made (its settings fixed): 1 query."""
     return Level.objects.filter(tournament=tournament).exists()
+
+
+# Whether players can still be added, withdrawn or brought back (services/registration.py).
+FIELD_OPEN = "open"  # before the first draw
+FIELD_LATE = "late"  # level 1 drawn, no hand recorded: each change redoes its draw
+FIELD_CLOSED = "closed"  # play has started
+
+
+def field_state(tournament):
+    """FIELD_OPEN, FIELD_LATE or FIELD_CLOSED: 2 queries at most."""
+    levels = list(Level.objects.filter(tournament=tournament).order_by("number")[:2])
+    if not levels:
+        return FIELD_OPEN
+    first = levels[0]
+    started = Hand.objects.filter(table__level=first, table__draw__superseded_at__isnull=True)
+    if len(levels) > 1 or first.closed_at is not None or started.exists():
+        return FIELD_CLOSED
+    return FIELD_LATE
 
 
 @dataclass(frozen=True)

@@ -813,9 +813,11 @@ class _Structure:
             seat_where = f"{where}.seats[{index}]"
             number = seat["player"]
             _refers(number, self.players, f"{seat_where}.player")
-            if number in self.withdrawn:
+            # A player withdrawn after the first draw (before play) sits in its superseded
+            # draw: only the draw in play must not seat him.
+            if current and number in self.withdrawn:
                 raise InvalidEntry(
-                    _("%(where)s seats player %(number)d, who withdrew before the first draw.")
+                    _("%(where)s seats player %(number)d, who has withdrawn.")
                     % {"where": f"{seat_where}.player", "number": number}
                 )
             if number in seated:

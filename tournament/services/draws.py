@@ -32,6 +32,13 @@ def level_started(level):
     return Hand.objects.filter(table__in=Table.objects.current().filter(level=level)).exists()
 
 
+def field(tournament):
+    """The players the first level is drawn from: registered, not withdrawn, not disqualified."""
+    return list(
+        Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True, disqualified=False)
+    )
+
+
 def _seed(seed):
     if seed is None:
         return new_seed()
@@ -93,9 +100,7 @@ def draw_first_level(*, tournament, actor, seed=None):
     seed = _seed(seed)
     if Level.objects.filter(tournament=tournament).exists():
         raise NotAllowed(_("The first draw is already made; redo it instead."))
-    players = list(
-        Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True, disqualified=False)
-    )
+    players = field(tournament)
     if len(players) < 2:
         raise NotAllowed(_("A draw needs at least 2 players."))
     level = Level.objects.create(tournament=tournament, number=1)
@@ -130,11 +135,16 @@ def redraw_level(*, level, actor, reason, seed=None):
     if level_started(level):
         raise DrawLocked(_("The first hand of this level is recorded: the draw is locked."))
     old = current_draw(level)
-    players = [
-        seat.player
-        for seat in Seat.objects.filter(draw=old).select_related("player")
-        if not seat.player.disqualified
-    ]
+    if level.number == 1:
+        # The field as it is now: a player added, withdrawn or brought back since the draw
+        # (services/registration.py) is drawn, or not, with everyone else.
+        players = field(tournament)
+    else:
+        players = [
+            seat.player
+            for seat in Seat.objects.filter(draw=old).select_related("player")
+            if not seat.player.disqualified
+        ]
     level.tournament = tournament
     if len(players) < 2:
         raise NotAllowed(_("A draw needs at least 2 players."))

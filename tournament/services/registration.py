@@ -1,4 +1,9 @@
-"""Tournaments and their players, before the first draw."""
+"""Tournaments and their players: before the first draw, and until level 1's first hand.
+
+After the first draw the field can still change until the first hand of level 1 is
+recorded (a late player, a no-show): each change redoes level 1's draw at once, in the
+same transaction, as the rules allow a draw to be redone until then.
+"""
 
 from dataclasses import dataclass
 
@@ -17,7 +22,7 @@ from tournament.names import (
     compare_list,
 )
 from tournament.services import audit
-from tournament.services.errors import InvalidEntry, NotAllowed
+from tournament.services.errors import DrawLocked, InvalidEntry, NotAllowed
 from tournament.services.locking import lock_tournament, touch_tournament
 from tournament.validation import clean_bool, clean_choice, clean_int, clean_text, saved
 
@@ -154,9 +159,44 @@ def _check_new_name(name, taken, *, lookalike_confirmed):
     return alike
 
 
-def _refuse_after_the_draw(tournament):
-    if Level.objects.filter(tournament=tournament).exists():
-        raise NotAllowed(_("Players can only be registered before the first draw."))
+def _late_level(tournament, refusal):
+    """Level 1 while its field may still change after its draw, None before the first draw.
+
+    Refused (`refusal`) once play has started: a hand recorded at level 1, or a later level.
+    The redraw checks again under the tables' locks (`_redraw`), so that a hand recorded
+    meanwhile is never redrawn away.
+    """
+    from tournament.services import draws  # draws -> autobackup -> backup_export -> here
+
+    levels = list(Level.objects.filter(tournament=tournament).order_by("number")[:2])
+    if not levels:
+        return None
+    first = levels[0]
+    if len(levels) > 1 or first.closed_at is not None or draws.level_started(first):
+        raise NotAllowed(refusal)
+    return first
+
+
+def _redraw(level, actor, reason, refusal):
+    """Redo level 1's draw for the field as it is now, `reason` saying what changed."""
+    from tournament.services import draws  # as in _late_level
+
+    if level is None:
+        return
+    if len(reason) > draws.REASON_LENGTH:
+        reason = reason[: draws.REASON_LENGTH - 1] + "…"
+    try:
+        draws.redraw_level(level=level, actor=actor, reason=reason)
+    except DrawLocked as exc:
+        raise NotAllowed(refusal) from exc
+
+
+def _named(player):
+    return _("%(name)s (no. %(number)d)") % {"name": player.name, "number": player.number}
+
+
+def _closed_to_new_players():
+    return _("Play has started: players can no longer be added.")
 
 
 def _next_number(tournament):
@@ -194,10 +234,12 @@ def register_player(*, tournament, actor, name, lookalike_confirmed=False):
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     name = clean_player_name(name)
     lookalike_confirmed = clean_bool(lookalike_confirmed, label=_("The confirmation"))
-    _refuse_after_the_draw(tournament)
+    late = _late_level(tournament, _closed_to_new_players())
     alike = _check_new_name(name, taken_names(tournament), lookalike_confirmed=lookalike_confirmed)
     player = _create(tournament, actor, name, _next_number(tournament), alike)
     touch_tournament(tournament)
+    reason = _("Late registration: %(players)s") % {"players": _named(player)}
+    _redraw(late, actor, reason, _closed_to_new_players())
     return player
 
 
@@ -250,7 +292,7 @@ def register_players(*, tournament, actor, names, confirmed=()):
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     names = _clean_names(names)
     confirmed = _clean_confirmed(confirmed)
-    _refuse_after_the_draw(tournament)
+    late = _late_level(tournament, _closed_to_new_players())
     lines = compare_list([(name, None) for name in names], taken_names(tournament))
     unconfirmed = next(
         (line for line in lines if line.alike is not None and line.name not in confirmed), None
@@ -265,6 +307,9 @@ def register_players(*, tournament, actor, names, confirmed=()):
             number += 1
     if players:
         touch_tournament(tournament)
+        named = ", ".join(_named(player) for player in players)
+        reason = _("Late registration: %(players)s") % {"players": named}
+        _redraw(late, actor, reason, _closed_to_new_players())
     return ListRegistered(players, [line for line in lines if line.same is not None])
 
 
@@ -273,22 +318,25 @@ def withdraw_player(*, player, actor):
 
 
 def reinstate_player(*, player, actor):
-    """Undo a withdrawal before the first draw: the player is in the draw again, with his
-    start number (a TD who withdrew the wrong player, or a player who came after all)."""
+    """Undo a withdrawal: the player is in the draw again, with his start number (a TD who
+    withdrew the wrong player, or a player who came after all)."""
     return _set_withdrawn(player, actor, withdrawn=False)
 
 
 @transaction.atomic
 def _set_withdrawn(player, actor, *, withdrawn):
+    """Withdraw a player or undo it: before the first draw, or after it until level 1's
+    first hand (a no-show; he came after all), when level 1 is drawn again without him
+    (or with him)."""
     player = saved(player, Player, label=_("The player"))
     tournament = lock_tournament(player.tournament)
     player.refresh_from_db()
-    if Level.objects.filter(tournament=tournament).exists():
-        raise NotAllowed(
-            _("Players can only withdraw before the first draw.")
-            if withdrawn
-            else _("A withdrawal can only be undone before the first draw.")
-        )
+    refusal = (
+        _("Play has started: players can no longer withdraw.")
+        if withdrawn
+        else _("Play has started: a withdrawal can no longer be undone.")
+    )
+    late = _late_level(tournament, refusal)
     if (player.withdrawn_at is not None) == withdrawn:
         refusal = (
             _("%(name)s has already withdrawn.") if withdrawn else _("%(name)s has not withdrawn.")
@@ -305,6 +353,12 @@ def _set_withdrawn(player, actor, *, withdrawn):
         before={"withdrawn": not withdrawn},
         after={"withdrawn": withdrawn},
     )
+    reason = (
+        _("Withdrawn before play: %(player)s")
+        if withdrawn
+        else _("Back in the draw before play: %(player)s")
+    )
+    _redraw(late, actor, reason % {"player": _named(player)}, refusal)
     return player
 
 

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from tests.tournament.conftest import play, single_table
 from tournament.autoplay import simulate
 from tournament.models import AuditEntry, HandVersion, Penalty, Table, Tournament
-from tournament.services import hands, penalties
+from tournament.services import draws, hands, penalties, registration
 from tournament.services.backup import export_tournament, import_tournament
 from tournament.services.errors import InvalidEntry
 
@@ -66,6 +66,27 @@ def test_a_tournament_in_play_comes_back_the_same(td_user, django_user_model):
     assert comparable(again) == comparable(exported)
     assert again["audit"][-1]["action"] == "tournament.import"
     assert again["created_by"] == "director"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_no_show_withdrawn_after_the_draw_comes_back_the_same(
+    make_tournament, td_user, django_user_model
+):
+    """Dan was drawn, did not come and was withdrawn before play (level 1 drawn again
+    without him): the first draw, which seats him, is kept and restored; only the draw in
+    play must not seat a withdrawn player."""
+    tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"])
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="no-show")
+    registration.withdraw_player(player=tournament.players.get(name="Dan"), actor=td_user)
+    exported = json.loads(json.dumps(export_tournament(tournament)))
+    first, second = exported["levels"][0]["draws"]
+    dan = next(p["number"] for p in exported["players"] if p["name"] == "Dan")
+    assert dan in {seat["player"] for table in first["tables"] for seat in table["seats"]}
+    assert dan not in {seat["player"] for table in second["tables"] for seat in table["seats"]}
+
+    empty_database(django_user_model)
+    restored = import_tournament(exported)
+    assert comparable(export_tournament(restored)) == comparable(exported)
 
 
 @pytest.mark.django_db(transaction=True)

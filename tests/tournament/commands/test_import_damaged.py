@@ -480,7 +480,7 @@ def test_a_withdrawn_player_seated_in_a_level(in_play):
     data["players"][index_of(data, number)]["withdrawn_at"] = data["created_at"]
     refused(
         as_bytes(data),
-        f"{CLOSED}.seats[1].player seats player {number}, who withdrew before the first draw.",
+        f"{CLOSED}.seats[1].player seats player {number}, who has withdrawn.",
     )
 
 

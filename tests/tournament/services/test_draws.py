@@ -66,7 +66,9 @@ def test_draw_is_locked_once_the_first_hand_is_recorded(make_tournament, td_user
     assert Draw.objects.filter(level=level).count() == 1
 
 
-def test_withdrawn_players_are_not_drawn_and_registration_closes(make_tournament, td_user):
+def test_withdrawn_players_are_not_drawn_and_registration_closes_with_play(
+    make_tournament, td_user
+):
     tournament = make_tournament(4)
     registration.withdraw_player(player=tournament.players.get(name="Dan"), actor=td_user)
     level = draws.draw_first_level(tournament=tournament, actor=td_user)
@@ -75,7 +77,8 @@ def test_withdrawn_players_are_not_drawn_and_registration_closes(make_tournament
         "Bo",
         "Cia",
     ]
-    with pytest.raises(NotAllowed, match="before the first draw"):
+    play(level.tables.get(), 2, -1, -1)
+    with pytest.raises(NotAllowed, match="Play has started: players can no longer be added"):
         registration.register_player(tournament=tournament, actor=td_user, name="Late")
     with pytest.raises(NotAllowed, match="already made"):
         draws.draw_first_level(tournament=tournament, actor=td_user)
@@ -110,7 +113,7 @@ def test_a_withdrawal_undone_before_the_draw_puts_the_player_back_in_it(make_tou
     ]
 
 
-def test_undoing_a_withdrawal_is_refused_after_the_draw_or_for_a_player_in_it(
+def test_undoing_a_withdrawal_is_refused_once_play_started_or_for_a_player_in_the_draw(
     make_tournament, td_user
 ):
     tournament = make_tournament(4)
@@ -118,8 +121,9 @@ def test_undoing_a_withdrawal_is_refused_after_the_draw_or_for_a_player_in_it(
     with pytest.raises(NotAllowed, match="Bo has not withdrawn"):
         registration.reinstate_player(player=bo, actor=td_user)
     registration.withdraw_player(player=dan, actor=td_user)
-    draws.draw_first_level(tournament=tournament, actor=td_user)
-    with pytest.raises(NotAllowed, match="only be undone before the first draw"):
+    level = draws.draw_first_level(tournament=tournament, actor=td_user)
+    play(level.tables.get(), 2, -1, -1)
+    with pytest.raises(NotAllowed, match="Play has started: a withdrawal can no longer be undone"):
         registration.reinstate_player(player=dan, actor=td_user)
     dan.refresh_from_db()
     assert dan.withdrawn_at is not None

@@ -3,7 +3,7 @@ and a pasted list whose names already registered are skipped."""
 
 import pytest
 
-from tests.tournament.conftest import row_counts
+from tests.tournament.conftest import play, row_counts
 from tournament.models import AuditEntry, Player
 from tournament.services import draws, registration
 from tournament.services.errors import InvalidEntry, NotAllowed
@@ -300,10 +300,11 @@ def test_a_list_that_is_not_a_list_of_names_is_refused(
     )
 
 
-def test_a_list_after_the_first_draw_is_refused(make_tournament, td_user):
+def test_a_list_once_play_started_is_refused(make_tournament, td_user):
     tournament = make_tournament(players=2)
-    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
-    with pytest.raises(NotAllowed):
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    play(level.tables.get(), 1, -1)
+    with pytest.raises(NotAllowed, match="Play has started"):
         registration.register_players(tournament=tournament, actor=td_user, names=["Cia"])
     assert Player.objects.filter(tournament=tournament).count() == 2
 

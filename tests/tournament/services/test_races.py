@@ -14,7 +14,15 @@ from django.db import OperationalError, connection, connections, transaction
 from tests.tournament.conftest import positions, walked
 from tests.tournament.services.test_concurrency import run_together
 from tournament.models import Hand, Level, Penalty, Player, Seat, Table
-from tournament.services import DrawLocked, NotAllowed, ServiceError, draws, hands, penalties
+from tournament.services import (
+    DrawLocked,
+    NotAllowed,
+    ServiceError,
+    draws,
+    hands,
+    penalties,
+    registration,
+)
 from tournament.services.hands import Recorded
 
 pytestmark = [
@@ -156,6 +164,33 @@ def test_redraw_and_first_hand_one_wins_the_other_is_refused(make_tournament, td
         else:
             assert isinstance(recorded, NotAllowed) and "redrawn" in str(recorded), outcomes
             assert isinstance(redrawn, Level)
+            assert level.draws.count() == 2 and not Hand.objects.filter(table=table).exists()
+
+
+def test_late_registration_and_first_hand_one_wins_the_other_is_refused(make_tournament, td_user):
+    """A late player added (which redoes level 1's draw) as the first hand is recorded: the
+    hand lands and the player is refused, or the player is drawn in and the hand refused;
+    never a player registered with the old draw still in play."""
+    for round_number in range(ROUNDS):
+        tournament = make_tournament(["Anna", "Bo", "Cia"], name=f"Late race {round_number}")
+        level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="r")
+        table = level.tables.get()
+        outcomes = run_together(
+            hand_call(table, 1, {0: 2, 1: -1, 2: -1}),
+            lambda tournament=tournament: registration.register_player(
+                tournament=tournament, actor=td_user, name="Late"
+            ),
+        )
+        no_database_errors(outcomes)
+        recorded, registered = outcomes
+        if isinstance(recorded, Recorded):
+            assert isinstance(registered, NotAllowed), outcomes
+            assert "Play has started" in str(registered)
+            assert level.draws.count() == 1
+            assert not Player.objects.filter(tournament=tournament, name="Late").exists()
+        else:
+            assert isinstance(recorded, NotAllowed) and "redrawn" in str(recorded), outcomes
+            assert isinstance(registered, Player)
             assert level.draws.count() == 2 and not Hand.objects.filter(table=table).exists()
 
 

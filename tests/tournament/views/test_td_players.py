@@ -159,7 +159,7 @@ def test_after_the_draw_the_statuses_say_who_is_in_and_who_is_out(
             assert status == "in", name  # the second table still plays
     assert len(shown) == 5
     # Registration is closed: the add, paste and withdraw forms give way to a note.
-    assert "The first draw is made: players can no longer be added or withdrawn." in html
+    assert "Play has started: players can no longer be added or withdrawn." in html
     assert 'id="add-player"' not in html and 'id="paste-players"' not in html
     assert "/withdraw/" not in html
     assert "/rename/" in html
@@ -216,8 +216,9 @@ def test_the_page_costs_the_same_queries_at_any_size(
 
     tournament = make_tournament(players=player_names(count))
     draws.draw_first_level(tournament=tournament, actor=td_user, seed="size")
-    # Session, user, tournament, players, seats.
-    with django_assert_num_queries(5):
+    # Session, user, tournament, players, seats; the field's state (the levels, and whether
+    # level 1 has a hand: until it has, players can still be added or withdrawn).
+    with django_assert_num_queries(7):
         response = td_client.get(url("players", tournament))
     assert response.status_code == 200
     assert len(listed(text(response))) == count
@@ -284,9 +285,10 @@ def test_a_refused_name_is_shown_in_place_with_what_was_typed(
     assert not FormSubmission.objects.exists()
 
 
-def test_add_after_the_draw_is_refused(td_client, td_user, make_tournament):
+def test_add_once_play_started_is_refused(td_client, td_user, make_tournament):
     tournament = make_tournament(players=2)
-    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    play(level.tables.get(), 1, -1)
     response = add(td_client, tournament, "Late Larry")
     assert response.status_code == 400
     assert 'role="alert"' in text(response)
@@ -430,9 +432,10 @@ def test_the_same_list_sent_twice_registers_once(td_client, make_tournament):
     assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo")]
 
 
-def test_paste_after_the_draw_is_refused(td_client, td_user, make_tournament):
+def test_paste_once_play_started_is_refused(td_client, td_user, make_tournament):
     tournament = make_tournament(players=2)
-    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    play(level.tables.get(), 1, -1)
     response = paste(td_client, tournament, "Cia\nDan")
     assert response.status_code == 400
     assert "players can no longer be added or withdrawn" in text(response)
@@ -722,7 +725,7 @@ def test_withdraw_without_a_key_is_refused(td_client, make_tournament):
     assert bo.withdrawn_at is None
 
 
-def refused_after_the_draw(td_client, target):
+def refused_once_play_started(td_client, target):
     """The confirmation page says why and offers no button; a POST is refused in place."""
     page = td_client.get(target)
     assert page.status_code == 200
@@ -732,12 +735,13 @@ def refused_after_the_draw(td_client, target):
     assert response.status_code == 400 and 'role="alert"' in text(response)
 
 
-def test_withdraw_after_the_draw_is_refused(td_client, td_user, make_tournament):
+def test_withdraw_once_play_started_is_refused(td_client, td_user, make_tournament):
     tournament = make_tournament(players=["Anna", "Bo"])
-    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    play(level.tables.get(), 1, -1)
     bo = tournament.players.get(name="Bo")
     target = url("player_withdraw", tournament, bo.pk)
-    refused_after_the_draw(td_client, target)
+    refused_once_play_started(td_client, target)
     bo.refresh_from_db()
     assert bo.withdrawn_at is None
 
@@ -794,14 +798,15 @@ def test_undoing_a_withdrawal_without_a_key_changes_nothing(td_client, td_user, 
     assert bo.withdrawn_at is not None
 
 
-def test_undoing_a_withdrawal_after_the_draw_is_refused(td_client, td_user, make_tournament):
+def test_undoing_a_withdrawal_once_play_started_is_refused(td_client, td_user, make_tournament):
     tournament = make_tournament(players=["Anna", "Bo", "Cia"])
     cia = withdrawn(tournament, "Cia", td_user)
-    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    play(level.tables.get(), 1, -1)
     html = text(td_client.get(url("players", tournament)))
     assert url("player_reinstate", tournament, cia.pk) not in html
     target = url("player_reinstate", tournament, cia.pk)
-    refused_after_the_draw(td_client, target)
+    refused_once_play_started(td_client, target)
     cia.refresh_from_db()
     assert cia.withdrawn_at is not None
 

@@ -3,8 +3,9 @@
 Add one, paste a list (all or none; names already registered are skipped), rename,
 withdraw or undo a withdrawal (each with a confirmation). A near-duplicate of a registered
 name (the same letters but for case, accents, spacing or punctuation) is asked about first
-(tournament/names.py). Adding and withdrawing (and undoing it) close at the first draw; a
-name can always be corrected.
+(tournament/names.py). Adding and withdrawing (and undoing it) stay open until the first
+hand of level 1: after the first draw each of them redoes level 1's draw (a late player, a
+no-show), and the page says so before. A name can always be corrected.
 """
 
 from django.contrib import messages
@@ -34,7 +35,26 @@ def _players_url(tournament, **query):
 
 
 def _closed_message():
-    return _("The first draw is made: players can no longer be added or withdrawn.")
+    return _("Play has started: players can no longer be added or withdrawn.")
+
+
+def _closed(tournament):
+    return selectors.field_state(tournament) == selectors.FIELD_CLOSED
+
+
+def _late(tournament):
+    """Level 1 is drawn and no hand recorded: a change of the field redoes its draw."""
+    return selectors.field_state(tournament) == selectors.FIELD_LATE
+
+
+def _redrawn(request):
+    messages.info(
+        request,
+        _(
+            "Level 1 is drawn again with the change: every table's seating is new (the old "
+            "draw is kept on the level's page). Print the new table cards."
+        ),
+    )
 
 
 def _key(request, form, prefix=None):
@@ -84,6 +104,7 @@ def _page(request, tournament, *, status=200, add=None, paste=None, refusal=None
         "paste_form": paste_form,
         "paste_once": paste_once,
         "can_draw": not roster.drawn and roster.active >= 2,
+        "field": selectors.field_state(tournament),
         "refusal": refusal,
     }
     return render(request, PAGE, context, status=status)
@@ -95,8 +116,9 @@ def players(request, tournament_id):
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
         return _page(request, tournament)
-    if selectors.first_draw_made(tournament):
+    if _closed(tournament):
         return _page(request, tournament, status=400, refusal=_closed_message())
+    late = _late(tournament)
     form = PlayerForm(request.POST, tournament=tournament)
     once, player = _carry_out(
         request,
@@ -115,6 +137,8 @@ def players(request, tournament_id):
             _("%(name)s registered with start number %(number)d.")
             % {"name": player.name, "number": player.number},
         )
+        if late:
+            _redrawn(request)
         return redirect(_players_url(tournament, added=1))
     return _page(request, tournament, status=400, add=(form, once))
 
@@ -125,8 +149,9 @@ def paste(request, tournament_id):
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
         return redirect(_players_url(tournament))
-    if selectors.first_draw_made(tournament):
+    if _closed(tournament):
         return _page(request, tournament, status=400, refusal=_closed_message())
+    late = _late(tournament)
     form = PlayerListForm(request.POST, tournament=tournament)
     once, done = _carry_out(
         request,
@@ -142,6 +167,8 @@ def paste(request, tournament_id):
         return redirect(_players_url(tournament))
     if done is not None:
         _report_list(request, done)
+        if late and done.players:
+            _redrawn(request)
         return redirect(_players_url(tournament))
     return _page(request, tournament, status=400, paste=(form, once))
 
@@ -229,7 +256,8 @@ def rename(request, tournament_id, player_id):
 
 @td_required
 def withdraw(request, tournament_id, player_id):
-    """A confirmation that names the player; its POST withdraws him (before the first draw)."""
+    """A confirmation that names the player; its POST withdraws him (until level 1's first
+    hand: after the first draw, level 1 is drawn again without him)."""
     return _change_status(
         request,
         tournament_id,
@@ -244,8 +272,8 @@ def withdraw(request, tournament_id, player_id):
 
 @td_required
 def reinstate(request, tournament_id, player_id):
-    """A confirmation that names the player; its POST undoes his withdrawal (before the first
-    draw): the TD withdrew the wrong player, or the player came after all."""
+    """A confirmation that names the player; its POST undoes his withdrawal (until level 1's
+    first hand): the TD withdrew the wrong player, or the player came after all."""
     return _change_status(
         request,
         tournament_id,
@@ -265,8 +293,15 @@ def _change_status(
     player = _player(tournament, player_id)
     player.tournament = tournament
     template = "tournament/td/players/status_change.html"
-    context = {"tournament": tournament, "player": player, "once": OnceForm(), "change": change}
-    if selectors.first_draw_made(tournament):
+    field = selectors.field_state(tournament)
+    context = {
+        "tournament": tournament,
+        "player": player,
+        "once": OnceForm(),
+        "change": change,
+        "late": field == selectors.FIELD_LATE,
+    }
+    if field == selectors.FIELD_CLOSED:
         context["refusal"] = _closed_message()
         return render(request, template, context, status=400 if request.method == "POST" else 200)
     if done_already(player) and request.method != "POST":
@@ -291,4 +326,6 @@ def _change_status(
         already_done(request)
     else:
         messages.success(request, done % {"name": player.name})
+        if context["late"]:
+            _redrawn(request)
     return redirect(_players_url(tournament))

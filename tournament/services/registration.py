@@ -21,6 +21,7 @@ from tournament.names import (
     clean_name,
     compare_list,
 )
+from tournament.selectors.td_tournaments import FIELD_CLOSED, FIELD_OPEN, field_state
 from tournament.services import audit
 from tournament.services.errors import DrawLocked, InvalidEntry, NotAllowed
 from tournament.services.locking import lock_tournament, touch_tournament
@@ -166,20 +167,17 @@ def _late_level(tournament, refusal):
     The redraw checks again under the tables' locks (`_redraw`), so that a hand recorded
     meanwhile is never redrawn away.
     """
-    from tournament.services import draws  # draws -> autobackup -> backup_export -> here
-
-    levels = list(Level.objects.filter(tournament=tournament).order_by("number")[:2])
-    if not levels:
-        return None
-    first = levels[0]
-    if len(levels) > 1 or first.closed_at is not None or draws.level_started(first):
+    state = field_state(tournament)
+    if state == FIELD_CLOSED:
         raise NotAllowed(refusal)
-    return first
+    if state == FIELD_OPEN:
+        return None
+    return Level.objects.get(tournament=tournament, number=1)
 
 
 def _redraw(level, actor, reason, refusal):
     """Redo level 1's draw for the field as it is now, `reason` saying what changed."""
-    from tournament.services import draws  # as in _late_level
+    from tournament.services import draws  # draws -> autobackup -> backup_export -> here
 
     if level is None:
         return
@@ -331,12 +329,12 @@ def _set_withdrawn(player, actor, *, withdrawn):
     player = saved(player, Player, label=_("The player"))
     tournament = lock_tournament(player.tournament)
     player.refresh_from_db()
-    refusal = (
+    closed = (
         _("Play has started: players can no longer withdraw.")
         if withdrawn
         else _("Play has started: a withdrawal can no longer be undone.")
     )
-    late = _late_level(tournament, refusal)
+    late = _late_level(tournament, closed)
     if (player.withdrawn_at is not None) == withdrawn:
         refusal = (
             _("%(name)s has already withdrawn.") if withdrawn else _("%(name)s has not withdrawn.")
@@ -358,7 +356,7 @@ def _set_withdrawn(player, actor, *, withdrawn):
         if withdrawn
         else _("Back in the draw before play: %(player)s")
     )
-    _redraw(late, actor, reason % {"player": _named(player)}, refusal)
+    _redraw(late, actor, reason % {"player": _named(player)}, closed)
     return player
 
 

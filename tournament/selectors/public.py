@@ -267,7 +267,8 @@ class PublicPosition:
     player: Player
     standing: object  # Standing, or None for a withdrawn player
     seat: object  # his Seat (table and level loaded) in the latest level he was drawn into
-    status: str  # "registered", "seated", "waiting", "out", "champion", "disqualified"
+    # "registered", "withdrawn", "seated", "waiting", "out", "champion", "disqualified"
+    status: str
 
     @property
     def table(self):
@@ -287,6 +288,8 @@ def _position(player, standing, seat, tournament):
         status = "champion"
     elif player.disqualified:
         status = "disqualified"
+    elif player.withdrawn_at is not None:
+        status = "withdrawn"  # not in the draw (a no-show withdrawn after it too)
     elif seat is None:
         status = "registered"
     elif standing is not None and standing.status == "out":

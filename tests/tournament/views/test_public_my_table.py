@@ -72,6 +72,29 @@ def test_registered_waits_for_the_draw_and_can_be_followed(client, make_tourname
     assert body.index("data-my-banner") < body.index('id="live"')
 
 
+def test_a_no_show_withdrawn_after_the_draw_is_told_so(client, make_tournament, td_user):
+    """Filip was drawn, then withdrawn before play (level 1 drawn again without him): his
+    page, which a phone may follow, no longer says he is seated, nor that the draw is still
+    to come; the news banner says why his seat went away."""
+    from tournament.services import registration
+
+    tournament = make_tournament(NAMES, min_hands=2)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="my-table")
+    assert state(page(client, tournament, "Filip")).startswith("seated-1-")
+    filip = Player.objects.get(tournament=tournament, name="Filip")
+    registration.withdraw_player(player=filip, actor=td_user)
+    cache.clear()  # the page's region is kept a few seconds: read it as a later poll does
+    body = page(client, tournament, "Filip")
+    assert state(body) == "withdrawn"
+    assert news(body) == "You are withdrawn: not in the draw."
+    shown = text(body)
+    assert "Withdrawn: not in the draw." in shown
+    assert "Next: nothing: you are not in the draw. If you are here, tell the TD." in shown
+    assert "Registered: the draw is not made yet" not in shown
+    sv = text(page(client, tournament, "Filip", language="sv"))
+    assert "Struken: inte med i lottningen." in sv
+
+
 def test_seated_shows_the_seat_the_tables_totals_and_what_comes_next(
     client, make_tournament, td_user
 ):

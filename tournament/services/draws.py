@@ -5,12 +5,22 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
-from tournament.models import Draw, Hand, Level, Player, Seat, Table, TableCall, Tournament
+from tournament.models import (
+    Draw,
+    Hand,
+    Level,
+    Penalty,
+    Player,
+    Seat,
+    Table,
+    TableCall,
+    Tournament,
+)
 from tournament.seating import new_seed, seat_players
 from tournament.services import audit, autobackup
 from tournament.services.errors import DrawLocked, NotAllowed
 from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
-from tournament.services.recompute import store
+from tournament.services.recompute import refresh_table, store
 from tournament.services.revisor_access import access_fields
 from tournament.state import conclude_table, seat_inputs
 from tournament.table_state import start
@@ -159,6 +169,7 @@ def redraw_level(*, level, actor, reason, seed=None):
         number=old.number + 1,
         reason=reason,
     )
+    carried = _carry_penalties(old, draw)
     touch_tournament(tournament)
     audit.record(
         tournament=tournament,
@@ -166,9 +177,38 @@ def redraw_level(*, level, actor, reason, seed=None):
         action="draw.redo",
         params={"level": level.number, "reason": reason},
         before=before,
-        after=_seating_summary(draw),
+        after={**_seating_summary(draw), **({"penalties_carried": carried} if carried else {})},
     )
     return level
+
+
+def _carry_penalties(old, draw):
+    """Penalties given at the redone draw's tables (before its first hand, so after hand 0)
+    come off at each player's table of the new draw instead: a player's penalty points are
+    deducted at his table of the current level. A player no longer drawn keeps his at the
+    old table, where nothing is deducted any more; his warnings still count.
+
+    Returns what moved, for the redraw's audit entry: (player, old table, new table).
+    """
+    new_table = {
+        seat.player_id: seat.table
+        for seat in Seat.objects.filter(draw=draw).select_related("table__level__tournament")
+    }
+    carried, moved = [], []
+    for penalty in Penalty.objects.filter(table__draw=old).select_related("player", "table"):
+        table = new_table.get(penalty.player_id)
+        if table is None:
+            continue
+        moved.append(
+            {"player": penalty.player.name, "from": penalty.table.number, "to": table.number}
+        )
+        penalty.table = table
+        carried.append(penalty)
+    if carried:
+        Penalty.objects.bulk_update(carried, ["table"])
+        for table in {penalty.table for penalty in carried}:
+            refresh_table(table)
+    return moved
 
 
 @transaction.atomic

@@ -128,3 +128,45 @@ def test_the_redraw_checks_again_under_the_tables_locks(five, td_user, monkeypat
         registration.register_player(tournament=tournament, actor=td_user, name="Late")
     assert not Player.objects.filter(name="Late").exists()
     assert Draw.objects.filter(level=level).count() == 1
+
+
+def test_penalties_before_play_follow_their_player_into_the_new_draw(five, td_user):
+    """Anna's timeout (10 points) and Bo's warning, given before level 1's first hand, come
+    off at their tables of the new draw (a player's penalty points are deducted at his table
+    of the current level); Eva, withdrawn, keeps hers at her old table, and still has the
+    warning. The redraw's log entry says what moved."""
+    from tournament.models import Penalty
+    from tournament.services import penalties
+
+    tournament, level = five
+    anna, bo, eva = (tournament.players.get(name=n) for n in ("Anna", "Bo", "Eva"))
+    penalties.give_penalty(tournament=tournament, player=anna, kind="timeout", actor=td_user)
+    penalties.give_penalty(tournament=tournament, player=bo, kind="slow", actor=td_user)
+    penalties.give_penalty(tournament=tournament, player=eva, kind="slow", actor=td_user)
+    eva_table = Penalty.objects.get(player=eva).table
+    registration.withdraw_player(player=eva, actor=td_user)
+
+    seats = {
+        s.player.name: s
+        for s in Seat.objects.current().filter(table__level=level).select_related("player")
+    }
+    assert sorted(seats) == ["Anna", "Bo", "Cia", "Dan"]
+    assert {name: seat.total for name, seat in seats.items()} == {
+        "Anna": -10,
+        "Bo": 0,
+        "Cia": 0,
+        "Dan": 0,
+    }
+    assert Penalty.objects.get(player=anna).table == seats["Anna"].table
+    assert Penalty.objects.get(player=bo).table == seats["Bo"].table
+    assert Penalty.objects.get(player=eva).table == eva_table  # not drawn: stays
+    assert (
+        Penalty.objects.get(player=anna).warning_number,
+        Penalty.objects.get(player=eva).warning_number,
+    ) == (1, 1)
+    redo = AuditEntry.objects.filter(action="draw.redo").latest("id")
+    carried = sorted(redo.after["penalties_carried"], key=lambda moved: moved["player"])
+    assert [(moved["player"], moved["to"]) for moved in carried] == [
+        ("Anna", seats["Anna"].table.number),
+        ("Bo", seats["Bo"].table.number),
+    ]

@@ -44,3 +44,28 @@ def test_no_td_page_of_a_level_in_play_is_wider_than_a_phone(
         assert response.status == 200, name
         assert phone_page.locator("html").get_attribute("lang") == language, name
         assert phone_page.evaluate("document.documentElement.scrollWidth") <= WIDTH, name
+
+
+@pytest.mark.parametrize("language", ["en", "sv"])
+def test_the_players_pages_between_the_draw_and_the_first_hand_fit_a_phone(
+    language, phone_page, live_server, td_user
+):
+    """Level 1 drawn, no hand yet: the players page with its notice and its longer buttons
+    ("Add player and draw level 1 again"), and a withdrawal's confirmation."""
+    from tournament.services import draws, registration
+
+    tournament = registration.create_tournament(actor=td_user, name="Late field")
+    for name in public_scenes.LONG_NAMES:
+        registration.register_player(tournament=tournament, actor=td_user, name=name)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late-phone")
+    longest = tournament.players.get(name="Maximiliansströmåkerblomqvists")
+    log_in(phone_page, live_server)
+    in_language(phone_page, live_server, language)
+    for url in (
+        reverse("td:players", args=[tournament.pk]),
+        reverse("td:player_withdraw", args=[tournament.pk, longest.pk]),
+    ):
+        response = phone_page.goto(live_server.url + url)
+        assert response.status == 200, url
+        assert phone_page.locator(".notice.warning").first.is_visible(), url
+        assert phone_page.evaluate("document.documentElement.scrollWidth") <= WIDTH, url

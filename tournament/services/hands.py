@@ -249,6 +249,18 @@ def _describe(seats, lines):
     }
 
 
+def _says_the_same(old, old_results, mode, seats, lines):
+    """Whether a correction would only repeat the hand's current version (entered the same
+    way, every value equal): a version that changes nothing would still mark the hand as
+    corrected on every page."""
+    return old.mode == mode and all(
+        getattr(old_results[seat.id], name) == value
+        for seat in seats
+        for name, value in lines[seat.id].items()
+        if name != "detail"
+    )
+
+
 def _existing(key, table):
     version = (
         HandVersion.objects.filter(idempotency_key=key).select_related("hand").order_by().first()
@@ -467,6 +479,11 @@ def correct_hand(
         in_fl=how.in_fantasyland,
         streak=how.streak,
     )
+    if _says_the_same(old, old_results, mode, seats, lines):
+        raise InvalidEntry(
+            _("Hand %(hand)d already says this: change what is wrong, or leave it as it is.")
+            % {"hand": hand.number}
+        )
     tried = history_state(
         table,
         seats=history.seats,

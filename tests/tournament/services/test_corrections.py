@@ -106,6 +106,35 @@ def test_corrections_as_cards_and_double_submission(make_tournament, td_user):
     assert totals(table) == {"Anna": 36, "Bo": -9, "Cia": -27}
 
 
+def test_a_correction_that_changes_nothing_is_refused(make_tournament, td_user):
+    """The same points again, or the same cards typed another way ("qs qh 2c"), would only
+    mark the hand as corrected on every page: refused, and nothing is written. Changing
+    only who goes to Fantasyland is a change."""
+    table = single_table(make_tournament(3), td_user)
+    play_named(table, {"Anna": 6, "Bo": -3, "Cia": -3})
+    with pytest.raises(InvalidEntry, match="Hand 1 already says this"):
+        correct(table, 1, {"Anna": 6, "Bo": -3, "Cia": -3}, td_user)
+    assert HandVersion.objects.count() == 1
+    assert not AuditEntry.objects.filter(action="hand.correct").exists()
+    correct(table, 1, {"Anna": 6, "Bo": -3, "Cia": -3}, td_user, fl=["Anna"])
+    assert HandVersion.objects.count() == 2
+
+    record_cards(table, BOARDS)
+    pos = positions(table)
+    retyped = {
+        pos[name]: {row: cards.lower() for row, cards in board.items()}
+        for name, board in BOARDS.items()
+    }
+    with pytest.raises(InvalidEntry, match="Hand 2 already says this"):
+        hands.correct_hand(
+            hand=Hand.objects.get(table=table, number=2),
+            actor=td_user,
+            reason="Typed again",
+            boards=retyped,
+        )
+    assert HandVersion.objects.filter(hand__number=2).count() == 1
+
+
 def test_closed_level_cannot_be_corrected(make_tournament, td_user):
     tournament = make_tournament(3, min_hands=1)
     table = single_table(tournament, td_user)

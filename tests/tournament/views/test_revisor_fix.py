@@ -70,6 +70,20 @@ def test_a_fix_needs_a_reason_and_points_adding_up(revisor, table):
     assert HandVersion.objects.count() == 1
 
 
+def test_a_fix_that_changes_nothing_is_refused_in_place(revisor, table):
+    """The fix page opens with the last hand filled in: saved as it is, it would only mark
+    the hand as corrected on every page."""
+    play(table, 3, -1, -2)  # by seat position
+    at = {position: name for name, position in positions(table).items()}
+    same = {at[0]: 3, at[1]: -1, at[2]: -2}
+    response = revisor.post(FIX, fix_post(table, same, 1))
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    assert "Hand 1 already says this: change what is wrong, or leave it as it is." in page
+    assert 'name="reason"' in page and "Signs swapped" in page  # the form, as typed
+    assert HandVersion.objects.count() == 1
+
+
 def test_after_the_next_hand_only_the_td_corrects(revisor, table):
     play(table, 3, -1, -2)
     stale = fix_post(table, {"Anna": -3, "Bo": 1, "Cia": 2}, 1)

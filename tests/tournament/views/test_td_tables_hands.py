@@ -360,6 +360,21 @@ def test_a_correction_needs_a_reason_and_keeps_what_was_typed(td_client, three, 
     assert HandVersion.objects.count() == 1
 
 
+def test_a_correction_that_changes_nothing_is_refused_in_place(td_client, three, td_user):
+    tournament, table = three
+    play_named(table, {"Anna": 4, "Bo": -1, "Cia": -3}, actor=td_user)
+    data = points_post(1, cia=-3, anna=4, bo=-1)
+    data["reason"] = "Checked against the paper card"
+    response = td_client.post(correct_url(tournament, table, 1), data)
+    assert response.status_code == 400
+    assert "Hand 1 already says this: change what is wrong, or leave it as it is." in text(response)
+    assert "Checked against the paper card" in response.content.decode()
+    assert HandVersion.objects.count() == 1
+    td_client.cookies["django_language"] = "sv"
+    swedish = td_client.post(correct_url(tournament, table, 1), data)
+    assert "Hand 1 säger redan detta: ändra det som är fel, eller låt den vara." in text(swedish)
+
+
 def test_a_replayed_correction_makes_one_version(td_client, three, td_user):
     tournament, table = three
     play_named(table, {"Anna": 4, "Bo": -1, "Cia": -3}, actor=td_user)

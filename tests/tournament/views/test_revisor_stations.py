@@ -1,6 +1,7 @@
 """A revisor's device bound to a station follows its table number from level to level
 (issue 19 §7); the TD prints station cards once and can give a station a new link."""
 
+import re
 import uuid
 from html import unescape
 
@@ -249,6 +250,12 @@ def test_the_td_gives_a_station_a_new_link_and_code(td_client, seven, td_user):
     tournament, _level = seven
     old = station(2)
     url = reverse("td:station_regenerate", args=[tournament.pk, 2])
+    # Its button is behind a second click, in a closed <details> under the station's card.
+    cards = td_client.get(cards_url(tournament)).content.decode()
+    behind = re.findall(r'<details class="confirm-first no-print">(.*?)</details>', cards, re.S)
+    assert len(behind) == RevisorStation.objects.count()
+    mine = next(part for part in behind if url in part)
+    assert "<summary>A new link and code for station 2…</summary>" in mine
     key = uuid.uuid4()
     response = td_client.post(url, {"submission_key": key})
     assert response.status_code == 302

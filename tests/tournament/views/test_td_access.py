@@ -70,6 +70,11 @@ def test_the_page_shows_the_link_its_qr_code_and_the_short_code(td_client, five)
     assert "Devices holding the old link or code will be cut off" in page
     assert 'name="submission_key"' in page
     assert "Regenerate link and code" in page
+    # The button that cuts the tablet off is behind a second click, in a closed <details>.
+    behind = re.search(r"<details class=\"confirm-first\">(.*?)</details>", page, re.S).group(1)
+    assert "<summary>A new link and code for this table…</summary>" in behind
+    assert regenerate_url(table) in behind and 'class="danger">Regenerate' in behind
+    assert page.count(regenerate_url(table)) == 1
     assert reverse("td:table_cards", args=[tournament.pk, 1]) in page
     # The QR code is inline SVG, with a title, and no style attribute (the CSP forbids it).
     svg = re.search(r"<svg\b.*?</svg>", page, re.S).group(0)
@@ -193,6 +198,7 @@ def test_a_table_without_access_gets_one_created(td_client, five):
     page = td_client.get(access_url(table)).content.decode()
     assert "This table has no revisor link yet" in page and "<svg" not in page
     assert "Create link and code" in page
+    assert "<details" not in page  # nothing to cut off: one click creates it
     response = td_client.post(regenerate_url(table), {"submission_key": uuid.uuid4()})
     assert response.status_code == 302
     table.refresh_from_db()

@@ -348,31 +348,35 @@ def test_a_correction_replaces_the_hand_keeps_the_old_one_and_shows_its_history(
     assert "Cia -3, Anna +4, Bo -1" in page and "Cia -3, Anna +2, Bo +1" in page
 
 
-def test_a_correction_needs_a_reason_and_keeps_what_was_typed(td_client, three, td_user):
+@pytest.mark.parametrize(
+    ("anna", "bo", "reason", "message", "swedish"),
+    [
+        (2, 1, "   ", "Reason must not be empty.", "Motivering får inte vara tomt."),
+        # The very points recorded: a version that changes nothing.
+        (
+            4,
+            -1,
+            "Checked against the paper card",
+            "Hand 1 already says this: change what is wrong, or leave it as it is.",
+            "Hand 1 säger redan detta: ändra det som är fel, eller låt den vara.",
+        ),
+    ],
+)
+def test_a_refused_correction_is_shown_in_place_with_what_was_typed(
+    td_client, three, td_user, anna, bo, reason, message, swedish
+):
     tournament, table = three
     play_named(table, {"Anna": 4, "Bo": -1, "Cia": -3}, actor=td_user)
-    data = points_post(1, cia=-3, anna=2, bo=1)
-    data["reason"] = "   "
+    data = points_post(1, cia=-3, anna=anna, bo=bo)
+    data["reason"] = reason
     response = td_client.post(correct_url(tournament, table, 1), data)
     assert response.status_code == 400
-    assert "Reason must not be empty." in text(response)
-    assert 'name="points_1" value="2"' in response.content.decode()
-    assert HandVersion.objects.count() == 1
-
-
-def test_a_correction_that_changes_nothing_is_refused_in_place(td_client, three, td_user):
-    tournament, table = three
-    play_named(table, {"Anna": 4, "Bo": -1, "Cia": -3}, actor=td_user)
-    data = points_post(1, cia=-3, anna=4, bo=-1)
-    data["reason"] = "Checked against the paper card"
-    response = td_client.post(correct_url(tournament, table, 1), data)
-    assert response.status_code == 400
-    assert "Hand 1 already says this: change what is wrong, or leave it as it is." in text(response)
-    assert "Checked against the paper card" in response.content.decode()
+    assert message in text(response)
+    assert f'name="points_1" value="{anna}"' in response.content.decode()
+    assert reason in response.content.decode()
     assert HandVersion.objects.count() == 1
     td_client.cookies["django_language"] = "sv"
-    swedish = td_client.post(correct_url(tournament, table, 1), data)
-    assert "Hand 1 säger redan detta: ändra det som är fel, eller låt den vara." in text(swedish)
+    assert swedish in text(td_client.post(correct_url(tournament, table, 1), data))
 
 
 def test_a_replayed_correction_makes_one_version(td_client, three, td_user):

@@ -38,15 +38,6 @@ def _closed_message():
     return _("Play has started: players can no longer be added or withdrawn.")
 
 
-def _closed(tournament):
-    return selectors.field_state(tournament) == selectors.FIELD_CLOSED
-
-
-def _late(tournament):
-    """Level 1 is drawn and no hand recorded: a change of the field redoes its draw."""
-    return selectors.field_state(tournament) == selectors.FIELD_LATE
-
-
 def _redrawn(request):
     messages.info(
         request,
@@ -116,9 +107,11 @@ def players(request, tournament_id):
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
         return _page(request, tournament)
-    if _closed(tournament):
+    field = selectors.field_state(tournament)
+    if field == selectors.FIELD_CLOSED:
         return _page(request, tournament, status=400, refusal=_closed_message())
-    late = _late(tournament)
+    # Level 1 drawn, no hand yet: the change draws it again (services/registration.py).
+    late = field == selectors.FIELD_LATE
     form = PlayerForm(request.POST, tournament=tournament)
     once, player = _carry_out(
         request,
@@ -149,9 +142,11 @@ def paste(request, tournament_id):
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
         return redirect(_players_url(tournament))
-    if _closed(tournament):
+    field = selectors.field_state(tournament)
+    if field == selectors.FIELD_CLOSED:
         return _page(request, tournament, status=400, refusal=_closed_message())
-    late = _late(tournament)
+    # Level 1 drawn, no hand yet: the change draws it again (services/registration.py).
+    late = field == selectors.FIELD_LATE
     form = PlayerListForm(request.POST, tournament=tournament)
     once, done = _carry_out(
         request,

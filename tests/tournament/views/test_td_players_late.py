@@ -130,3 +130,17 @@ def test_the_late_field_in_swedish(td_client, drawn):
     done = add(td_client, tournament, "Eva")
     assert "Nivå 1 är lottad igen med ändringen" in text(td_client.get(done["Location"]))
     assert current_reason(level) == "Sen anmälan: Eva (nr 5)"
+
+
+def test_the_level_page_points_to_the_players_page_until_the_first_hand(td_client, drawn):
+    tournament, level = drawn
+    level_url = reverse("td:level", args=[tournament.pk, 1])
+    pointer = "A late player, or one who has not come? Add or withdraw him on the players page"
+    html = td_client.get(level_url).content.decode()
+    assert pointer in html
+    assert (
+        f'instead: level 1 is drawn again with the change. <a href="{url("players", tournament)}"'
+        in html
+    )
+    play(Table.objects.current().get(level=level, number=1), 1, -1)
+    assert pointer not in td_client.get(level_url).content.decode()

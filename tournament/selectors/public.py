@@ -333,6 +333,8 @@ def public_find(tournament, query, *, ranking=None, seats_of=latest_seats):
 
     rows = standings(tournament) if ranking is None else ranking
     matches = search(query, rows, name=lambda row: row.player.name)
+    if not matches:
+        return _find_withdrawn(tournament, query)
     shown = matches[:MAX_RESULTS]
     seats = seats_of(tuple(row.player.pk for row in shown)) if shown else {}
     return PublicSearch(
@@ -340,6 +342,21 @@ def public_find(tournament, query, *, ranking=None, seats_of=latest_seats):
         found=tuple(
             _position(row.player, row, seats.get(row.player.pk), tournament) for row in shown
         ),
+        more=len(matches) > len(shown),
+    )
+
+
+def _find_withdrawn(tournament, query):
+    """Nobody in the standings by that name: a withdrawn player (a no-show withdrawn after
+    the draw, say) is told so rather than not found. 1 query, only for such a search."""
+    from tournament.search import MAX_RESULTS, search
+
+    withdrawn = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=False)
+    matches = search(query, list(withdrawn))
+    shown = matches[:MAX_RESULTS]
+    return PublicSearch(
+        query=query,
+        found=tuple(_position(player, None, None, tournament) for player in shown),
         more=len(matches) > len(shown),
     )
 

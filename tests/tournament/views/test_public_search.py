@@ -167,6 +167,20 @@ def test_before_the_draw_a_player_is_registered(client, make_tournament):
     assert "Olle Öst Registered: the draw is not made yet. Look again when it is." in page
 
 
+def test_a_withdrawn_player_is_told_so_not_left_unfound(client, make_tournament, td_user):
+    """Olle was drawn, did not come and was withdrawn before play: searching his name says
+    he is withdrawn, instead of finding no one."""
+    from tournament.services import draws, registration
+
+    tournament = make_tournament(NAMES)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    olle = Player.objects.get(tournament=tournament, name="Olle Öst")
+    registration.withdraw_player(player=olle, actor=td_user)
+    page = text(find(client, tournament, "olle"))
+    assert "Olle Öst Withdrawn: not in the draw." in page
+    assert "No player found" not in page
+
+
 def test_winner_waits_loser_is_out_and_disqualified_says_so(client, drawn, td_user):
     tournament, (first, second) = drawn
     by_seat = {p: n for n, p in positions(first).items()}

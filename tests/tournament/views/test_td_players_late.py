@@ -144,3 +144,18 @@ def test_the_level_page_points_to_the_players_page_until_the_first_hand(td_clien
     )
     play(Table.objects.current().get(level=level, number=1), 1, -1)
     assert pointer not in td_client.get(level_url).content.decode()
+
+
+def test_with_draws_held_the_new_draw_waits_for_the_release(td_client, make_tournament, td_user):
+    """A TD who checks each draw before showing it: the late redraw is held too, and the
+    message says where to release it."""
+    tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"], release_draws_at_once=False)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="held")
+    draws.release_draw(level=level, actor=td_user)
+    response = add(td_client, tournament, "Eva")
+    page = text(td_client.get(response["Location"]))
+    assert (
+        "Level 1 is drawn again with the change, and held: only you see the new seating "
+        "until you release it on the level's page." in page
+    )
+    assert Draw.objects.current().get(level=level).released_at is None

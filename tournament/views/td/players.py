@@ -38,14 +38,19 @@ def _closed_message():
     return _("Play has started: players can no longer be added or withdrawn.")
 
 
-def _redrawn(request):
-    messages.info(
-        request,
-        _(
+def _redrawn(request, tournament):
+    """What a change of the field after the first draw did to level 1 (services/registration)."""
+    if tournament.release_draws_at_once:
+        done = _(
             "Level 1 is drawn again with the change: every table's seating is new (the old "
             "draw is kept on the level's page). Print the new table cards."
-        ),
-    )
+        )
+    else:
+        done = _(
+            "Level 1 is drawn again with the change, and held: only you see the new seating "
+            "until you release it on the level's page."
+        )
+    messages.info(request, done)
 
 
 def _key(request, form, prefix=None):
@@ -131,7 +136,7 @@ def players(request, tournament_id):
             % {"name": player.name, "number": player.number},
         )
         if late:
-            _redrawn(request)
+            _redrawn(request, tournament)
         return redirect(_players_url(tournament, added=1))
     return _page(request, tournament, status=400, add=(form, once))
 
@@ -163,7 +168,7 @@ def paste(request, tournament_id):
     if done is not None:
         _report_list(request, done)
         if late and done.players:
-            _redrawn(request)
+            _redrawn(request, tournament)
         return redirect(_players_url(tournament))
     return _page(request, tournament, status=400, paste=(form, once))
 
@@ -322,5 +327,5 @@ def _change_status(
     else:
         messages.success(request, done % {"name": player.name})
         if context["late"]:
-            _redrawn(request)
+            _redrawn(request, tournament)
     return redirect(_players_url(tournament))

@@ -77,6 +77,10 @@ def test_a_no_show_withdrawn_after_the_draw_comes_back_the_same(
     play must not seat a withdrawn player."""
     tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"])
     draws.draw_first_level(tournament=tournament, actor=td_user, seed="no-show")
+    # Warnings before play: Anna's moves with her to her new table, Dan's stays at his old.
+    for name in ("Anna", "Dan"):
+        player = tournament.players.get(name=name)
+        penalties.give_penalty(tournament=tournament, player=player, kind="timeout", actor=td_user)
     registration.withdraw_player(player=tournament.players.get(name="Dan"), actor=td_user)
     exported = json.loads(json.dumps(export_tournament(tournament)))
     first, second = exported["levels"][0]["draws"]

@@ -343,7 +343,9 @@ def check_succession(data):
     levels = data["levels"]
     for index, level in enumerate(levels):
         where = f"levels[{index}]"
-        for draw_index in range(1, len(level["draws"])):
+        # Level 1's draws follow the field, which may change until its first hand (a late
+        # player drawn in, services/registration.py); a later level's are its winners.
+        for draw_index in range(1, len(level["draws"]) if index > 0 else 1):
             before = set(_players(level["draws"][draw_index - 1]))
             extra = [n for n in _players(level["draws"][draw_index]) if n not in before]
             if extra:

@@ -199,6 +199,24 @@ def test_a_tie_decided_again_restores_with_its_last_winner(tied, td_user, django
     assert list(kept) == ["High card", "Misread the draw"]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_late_player_drawn_in_comes_back_the_same(make_tournament, td_user, django_user_model):
+    """Eva came after the first draw and level 1 was drawn again with her: the redone draw
+    seats a player its first draw did not, which only a late registration explains."""
+    tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"])
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="late")
+    registration.register_player(tournament=tournament, actor=td_user, name="Eva")
+    exported = json.loads(json.dumps(export_tournament(tournament)))
+    first, second = exported["levels"][0]["draws"]
+    eva = next(p["number"] for p in exported["players"] if p["name"] == "Eva")
+    assert eva not in {seat["player"] for table in first["tables"] for seat in table["seats"]}
+    assert eva in {seat["player"] for table in second["tables"] for seat in table["seats"]}
+
+    empty_database(django_user_model)
+    restored = import_tournament(exported)
+    assert comparable(export_tournament(restored)) == comparable(exported)
+
+
 def fresh_keys(data, name):
     """A copy that may be imported beside the original: a new name and new hand keys."""
     data = copy.deepcopy(data)

@@ -757,3 +757,27 @@ def test_the_messages_are_in_the_tds_language(in_play, damage, message):
         refused(as_bytes(damaged(damage)(in_play)), message)
     with translation.override("sv"):
         refused(b"\xff", "Säkerhetskopian är inte UTF-8-text.")
+
+
+@pytest.mark.django_db
+def test_a_redraw_after_level_1_seating_a_player_it_did_not_redo(in_play):
+    """Level 2 seats level 1's winners: a redraw of it may not bring in anyone else (level
+    1's may, for a late player: test_backup.py)."""
+    data = copy.deepcopy(in_play)
+    level = data["levels"][1]
+    first = level["draws"][0]
+    redo = copy.deepcopy(first)
+    redo.update(number=2, reason="Again", superseded_at=None)
+    first["superseded_at"] = first["created_at"]
+    for table in first["tables"]:
+        table["hands"] = []
+    seated = {seat["player"] for table in first["tables"] for seat in table["seats"]}
+    loser = next(p["number"] for p in data["players"] if p["number"] not in seated)
+    table = redo["tables"][0]
+    seat = next(s for s in table["seats"] if s["player"] != table["winner"])
+    seat["player"] = loser
+    level["draws"].append(redo)
+    refused(
+        as_bytes(data),
+        f"levels[1].draws[1] seats player {loser}, who was not in the draw it redid.",
+    )

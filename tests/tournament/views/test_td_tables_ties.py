@@ -215,7 +215,7 @@ def test_the_same_winner_again_is_refused_in_the_page(td_client, final_tie, td_u
 
 
 def test_deciding_again_is_confirmed_first_then_replaces_the_winner(
-    td_client, tie_among_two, td_user
+    td_client, client, tie_among_two, td_user
 ):
     """Table 1 of two, tied 5 / 5 / -10: settled for the first seat's player by mistake,
     decided again for the second's. The confirmation names whose win it replaces, and he is
@@ -248,6 +248,10 @@ def test_deciding_again_is_confirmed_first_then_replaces_the_winner(
     assert entry.params["previous"] == first.name and entry.params["winner"] == second.name
     again = td_client.post(tie_url(tournament, table), data | {"confirm": "1"})  # double click
     assert again.status_code == 302 and TieSettlement.objects.count() == 2
+    # The players' card names the new winner (the TD's reason stays with the TD).
+    public = text(client.get(reverse("public:table", args=[tournament.pk, table.pk])))
+    assert f"The tie for first was settled by the TD for {second.name}." in public
+    assert "High card misread" not in public
 
 
 def test_a_closed_level_offers_no_new_decision(td_client, final_tie, td_user):

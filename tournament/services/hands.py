@@ -36,6 +36,8 @@ from tournament.state import (
     conclude_table,
     concluded,
     history_state,
+    settled_winner_seat,
+    table_seats,
 )
 from tournament.table_state import HandInput, ResultInput, play, repeat_broken
 from tournament.validation import clean_int, clean_text, instance, saved
@@ -536,14 +538,16 @@ def correct_hand(
 def _tie(table):
     """The table's tie for first and how it stands: (state, seats, leaders, decided).
 
-    `leaders` maps the tied players' ids to their seats, whether the TD has settled the
-    tie or not; `decided` is the seat the latest settlement made the winner, or None.
+    `state` is the table concluded without any settlement, so that `leaders` maps the tied
+    players' ids to their seats whether the TD has settled the tie or not; `decided` is the
+    leader the latest settlement made the winner, or None. 1 query, 2 while tied.
     """
-    state, seats = cached_state(table)
+    seats = table_seats(table)
     penalty_points = {s.id: s.penalty_points for s in seats}
-    open_tie = conclude_table(table, seats, cached_progress(table, seats), penalty_points, None)
-    leaders = {s.player_id: s for s in seats if s.id in open_tie.tied_leader_ids}
-    decided = next((s for s in leaders.values() if s.id == state.winner_seat_id), None)
+    state = conclude_table(table, seats, cached_progress(table, seats), penalty_points, None)
+    leaders = {s.player_id: s for s in seats if s.id in state.tied_leader_ids}
+    settled = settled_winner_seat(table, seats) if leaders else None
+    decided = next((s for s in leaders.values() if s.id == settled), None)
     return state, seats, leaders, decided
 
 

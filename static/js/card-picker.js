@@ -17,7 +17,9 @@
  *   This picker keeps the FIRST key of a card selected after the card is placed:
  *   pick a rank first and the rank stays (the next card of that rank is one tap:
  *   its suit); pick a suit first and the suit stays (a flush is one tap a card:
- *   its rank). Tap the selected key again to release it. So a card costs one tap,
+ *   its rank). The selected key tapped again starts the next card with it (so the
+ *   plain "rank, then suit" for a pair, Q ♠ Q ♥, is right too); tapped once more,
+ *   or before it has placed a card, it lets go. So a card costs one tap,
  *   plus one whenever the key that stays has to change. A pair costs 3 taps
  *   instead of 4, trips 4 instead of 6, a flush 6 instead of 10.
  *   The hand of tests/tournament/views/test_revisor_cards.py (Anna QQ2 / KK987 /
@@ -163,12 +165,18 @@
   Picker.prototype.tap = function (kind, value) {
     var armed = this.armed;
     if (armed && armed.kind === kind) {
-      // The same key again releases it; another key of the same kind replaces it.
-      this.armed = armed.value === value ? null : { kind: kind, value: value };
+      // Another key of the same kind replaces it. The same key again, once it has placed
+      // a card, starts the next card with it: "Q, ♠, Q, ♥" is the pair Q♠ Q♥ (releasing
+      // the Q there turned the plain "rank, then suit" habit into Q♠ 7♥). Tapped again
+      // before it has placed a card, it lets go.
+      var keep = armed.value !== value || armed.placed;
+      this.armed = keep ? { kind: kind, value: value, placed: false } : null;
     } else if (armed) {
+      var before = this.history.length;
       this.place(kind === "rank" ? value + armed.value : armed.value + value);
+      if (this.history.length > before) armed.placed = true;
     } else {
-      this.armed = { kind: kind, value: value };
+      this.armed = { kind: kind, value: value, placed: false };
     }
     this.render();
   };

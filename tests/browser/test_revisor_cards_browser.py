@@ -135,7 +135,12 @@ def test_typing_tapping_removing_and_undo_mix(phone_page, live_server, table):
     picker.get_by_role("button", name="Undo the last card").click()
     assert front.input_value() == "Qs"
     # The suit first: it stays selected and each rank is one tap (a flush).
-    picker.get_by_role("button", name="10", exact=True).click()  # releases the ten
+    # The ten placed a card: tapped again it would start the next one; once more, it lets go.
+    ten = picker.get_by_role("button", name="10", exact=True)
+    ten.click()
+    assert ten.get_attribute("aria-pressed") == "true"
+    ten.click()
+    assert ten.get_attribute("aria-pressed") == "false"
     page.get_by_role("button", name="clubs ♣", exact=True).click()
     for rank in ("A", "K"):
         picker.get_by_role("button", name=rank, exact=True).click()
@@ -178,3 +183,20 @@ def test_a_dropped_confirm_is_sent_again_and_records_one_hand(phone_page, live_s
     page.get_by_text("Hand 1 was already recorded (the same entry arrived twice).").wait_for()
     assert Hand.objects.filter(table=table).count() == 1
     assert totals(table) == {"Anna": 36, "Bo": -9, "Cia": -27}
+
+
+def test_rank_then_suit_for_every_card_places_a_pair_right(phone_page, live_server, table):
+    """The plain habit, as the keypad's hint says: Q ♠ Q ♥ 7 ♦ is Q♠ Q♥ 7♦ (the Q kept
+    selected after Q♠ used to let go at the second Q, and the row became Q♠ 7♥)."""
+    page = phone_page
+    open_cards(page, live_server, table)
+    first = seat_order(table)[0]
+    picker = page.locator("[data-picker]")
+    for key in ("Q", "spades ♠", "Q", "hearts ♥", "7", "diamonds ♦"):
+        picker.get_by_role("button", name=key, exact=True).click()
+    assert page.get_by_label(f"{first}: front").input_value() == "Qs Qh 7d"
+    # Suit first, the same: ♠ K ♠ 9 is K♠ 9♠ (after letting go of the 7, which stays
+    # selected from 7♦: tapped twice, it starts no card and lets go).
+    for key in ("7", "7", "spades ♠", "K", "spades ♠", "9"):
+        picker.get_by_role("button", name=key, exact=True).click()
+    assert page.get_by_label(f"{first}: middle").input_value() == "Ks 9s"

@@ -134,6 +134,7 @@ class _LastSeat(NamedTuple):
     table_winner_id: int | None
     level: int  # the level's number
     level_closed_at: object
+    alone_in_draw: bool  # the final table
 
 
 _LAST_SEAT_LOOKUPS = (
@@ -145,6 +146,20 @@ _LAST_SEAT_LOOKUPS = (
     "table__level__number",
     "table__level__closed_at",
 )
+
+
+def _final_winner(seats):
+    """The winner of the final table once it is over, before the TD closes its level: the
+    table's page names him champion then, and so do the standings and his own page (they
+    told him to wait for a next level's draw)."""
+    return next(
+        (
+            seat.table_winner_id
+            for seat in seats
+            if seat.alone_in_draw and seat.table_is_over and seat.table_winner_id == seat.player_id
+        ),
+        None,
+    )
 
 
 def standings(tournament):
@@ -166,14 +181,15 @@ def standings(tournament):
         # they stand, not the seating the TD still keeps to himself.
         .filter(table__level__tournament=tournament, draw__released_at__isnull=False)
         .order_by("table__level__number")
-        .values_list(*_LAST_SEAT_LOOKUPS)
+        .annotate(alone_in_draw=alone_in_draw())
+        .values_list(*_LAST_SEAT_LOOKUPS, "alone_in_draw")
     ):
         seat = _LastSeat(*values)
         last_seat[seat.player_id] = seat
     # Read afresh: the caller's instance may predate the final advance.
     champion_id = (
         Tournament.objects.filter(pk=tournament.pk).values_list("champion", flat=True).get()
-    )
+    ) or _final_winner(last_seat.values())
 
     def key(player):
         seat = last_seat.get(player.pk)

@@ -114,3 +114,21 @@ def test_a_level_of_two_tables_still_advances(make_tournament, td_user, td_clien
     device.get(reverse("revisor:link", args=[table.revisor_key]))
     html = page(device, reverse("revisor:card"))
     assert f"The table is over after 1 hand: {names[0]} wins and advances." in html
+
+
+def test_the_champions_own_page_search_and_standings_say_champion_before_the_level_closes(
+    final_table,
+):
+    """His own page told him to wait for the draw of a level 2 that never comes."""
+    tournament, table = final_table
+    anna = tournament.players.get(name="Anna")
+    html = page(Client(), reverse("public:player", args=[tournament.pk, anna.pk]))
+    assert '<p class="where champion"><strong>Champion!</strong></p>' in html
+    assert "Waits for the draw" not in html and "level 2" not in html
+    html = page(Client(), reverse("public:find", args=[tournament.pk]) + "?q=Anna")
+    assert "Champion!" in html and "Waits for the draw" not in html
+    html = page(Client(), reverse("public:standings", args=[tournament.pk]))
+    assert '<tr class="champion"><td class="num">1</td>' in html
+    assert 'Anna</a> <span class="badge ok">champion</span>' in html
+    tournament.refresh_from_db()
+    assert tournament.champion is None  # the TD has not closed the level yet

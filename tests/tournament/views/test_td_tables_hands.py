@@ -136,6 +136,19 @@ def test_the_td_records_a_hand_as_points(td_client, three, td_user):
     assert "In Fantasyland next hand: Anna." in text(page)
 
 
+def test_the_next_hands_form_is_empty_and_the_browser_may_not_refill_it(td_client, three):
+    """After Back, a browser restored the last hand's points into the next hand's form."""
+    tournament, table = three
+    td_client.post(new_url(tournament, table), points_post(1, cia=-3, anna=5, bo=-2))
+    html = td_client.get(table_url(tournament, table)).content.decode()
+    form = re.search(r'<form[^>]*id="hand-form"[^>]*>', html).group(0)
+    assert 'autocomplete="off"' in form
+    assert "Record hand 2" in html
+    for position in range(3):
+        field = re.search(rf'<input[^>]*name="points_{position}"[^>]*>', html).group(0)
+        assert "value=" not in field
+
+
 def test_points_not_adding_up_are_refused_in_place_with_the_typed_values_kept(td_client, three):
     tournament, table = three
     response = td_client.post(new_url(tournament, table), points_post(1, cia=-3, anna=5, bo=-1))
@@ -372,11 +385,16 @@ def test_a_refused_correction_is_shown_in_place_with_what_was_typed(
     response = td_client.post(correct_url(tournament, table, 1), data)
     assert response.status_code == 400
     assert message in text(response)
+    # Not "The hand was not recorded", which read as if hand 1 were gone.
+    assert "The correction was not saved; the hand stays as it was:" in text(response)
+    assert "not recorded" not in text(response)
     assert f'name="points_1" value="{anna}"' in response.content.decode()
     assert reason in response.content.decode()
     assert HandVersion.objects.count() == 1
     td_client.cookies["django_language"] = "sv"
-    assert swedish in text(td_client.post(correct_url(tournament, table, 1), data))
+    swedish_page = text(td_client.post(correct_url(tournament, table, 1), data))
+    assert swedish in swedish_page
+    assert "Rättelsen sparades inte; handen är som förut:" in swedish_page
 
 
 def test_a_replayed_correction_makes_one_version(td_client, three, td_user):

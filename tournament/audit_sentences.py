@@ -65,6 +65,13 @@ def _tournament_settings(p):
     return _("Changed settings")
 
 
+def _tournament_rename(p):
+    return _("Renamed the tournament from %(old_name)s to %(name)s") % {
+        "old_name": p["old_name"],
+        "name": p["name"],
+    }
+
+
 def _tournament_finish(p):
     if p["champion"] is None:
         return _("Finished without a champion")
@@ -214,14 +221,21 @@ def _tie_change(p):
     }
 
 
+def deducted_where(table_number, after_hand):
+    """Where a penalty's points come off, in words (the log and the pages say the same)."""
+    if table_number is None:
+        return _("not at a table: the warning counts, no points are deducted")
+    if not after_hand:
+        # "after hand 0" read as a hand that does not exist.
+        return _("deducted at table %(table)d before its first hand") % {"table": table_number}
+    return _("deducted at table %(table)d after hand %(hand)d") % {
+        "table": table_number,
+        "hand": after_hand,
+    }
+
+
 def _penalty_give(p):
-    if p["table"] is None:
-        where = _("not at a table: the warning counts, no points are deducted")
-    else:
-        where = _("deducted at table %(table)d after hand %(hand)d") % {
-            "table": p["table"],
-            "hand": p["after_hand"],
-        }
+    where = deducted_where(p["table"], p["after_hand"])
     values = {
         "player": p["player"],
         "kind": _penalty_kind(p["kind"]),
@@ -287,6 +301,7 @@ class Action:
 ACTIONS = {
     "tournament.create": Action(gettext_lazy("Tournament created"), _tournament_create),
     "tournament.settings": Action(gettext_lazy("Settings changed"), _tournament_settings),
+    "tournament.rename": Action(gettext_lazy("Tournament renamed"), _tournament_rename),
     "tournament.finish": Action(gettext_lazy("Tournament finished"), _tournament_finish),
     "tournament.import": Action(gettext_lazy("Tournament imported"), _tournament_import),
     "player.register": Action(gettext_lazy("Player registered"), _player_register),

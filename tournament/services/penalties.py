@@ -4,6 +4,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.audit_sentences import deducted_where
 from tournament.models import Penalty, Player, Seat, Table, Tournament
 from tournament.services import audit
 from tournament.services.errors import NotAllowed
@@ -47,11 +48,8 @@ def _state(penalty):
 def where_deducted(penalty):
     """Where the penalty's points come off, in words (for the audit and the pages)."""
     if penalty.table_id is None:
-        return _("not at a table: the warning counts, no points are deducted")
-    return _("deducted at table %(table)d after hand %(hand)d") % {
-        "table": penalty.table.number,
-        "hand": penalty.after_hand,
-    }
+        return deducted_where(None, 0)
+    return deducted_where(penalty.table.number, penalty.after_hand)
 
 
 @transaction.atomic

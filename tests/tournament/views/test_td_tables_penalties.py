@@ -264,6 +264,30 @@ def test_a_redrawn_table_gives_no_penalty(td_client, make_tournament, td_user):
 # ---------------------------------------------------------------- rescinding
 
 
+def test_a_penalty_before_the_first_hand_says_so_and_not_after_hand_0(
+    td_client, client, make_tournament, td_user
+):
+    tournament = make_tournament(3)
+    table = single_table(tournament, td_user)
+    penalty = give(tournament, "Anna", "timeout", td_user)
+    assert penalty.after_hand == 0
+    page = text(td_client.get(table_url(tournament, table)))
+    assert "Level 1, table 1, before the first hand" in page
+    rescind = text(td_client.get(rescind_url(tournament, penalty)))
+    assert "deducted at table 1 before its first hand" in rescind
+    log = text(td_client.get(reverse("td:audit", args=[tournament.pk])))
+    assert "deducted at table 1 before its first hand" in log
+    public = text(
+        client.get(reverse("public:player", args=[tournament.pk, player(tournament, "Anna").pk]))
+    )
+    assert "level 1, table 1, before the first hand" in public
+    for words in (page, rescind, log, public):
+        assert "after hand 0" not in words
+    td_client.cookies["django_language"] = "sv"
+    swedish = text(td_client.get(table_url(tournament, table)))
+    assert "Nivå 1, bord 1, före första handen" in swedish
+
+
 def test_the_penalty_list_offers_rescinding_and_rescinding_restores_the_total(
     td_client, three, td_user
 ):

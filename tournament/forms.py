@@ -239,6 +239,15 @@ def _name_field():
     )
 
 
+class TournamentNameForm(forms.Form):
+    """The tournament's name alone, which can be corrected after the rules are fixed.
+
+    The view calls `registration.rename_tournament(tournament=..., actor=..., name=...)`.
+    """
+
+    name = TextField(max_length=max_length(Tournament, "name"), label=_verbose(Tournament, "name"))
+
+
 class PlayerForm(forms.Form):
     """One player's name. With `tournament`, the very name of a registered player is
     refused, and a near-duplicate (the same letters but for case, accents, spacing or

@@ -137,6 +137,31 @@ def update_settings(*, tournament, actor, **changes):
     return tournament
 
 
+@transaction.atomic
+def rename_tournament(*, tournament, actor, name):
+    """Correct the tournament's name, at any time: unlike the rules, a name shapes no result.
+
+    The old name stays in the audit; the pages, the projector and later exports take the new.
+    """
+    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
+    name = _validate({"name": name})["name"]
+    if name == tournament.name:
+        raise InvalidEntry(_("The tournament is already called %(name)s.") % {"name": name})
+    before = tournament.name
+    tournament.name = name
+    tournament.save(update_fields=["name"])
+    touch_tournament(tournament)
+    audit.record(
+        tournament=tournament,
+        actor=actor,
+        action="tournament.rename",
+        params={"old_name": before, "name": name},
+        before={"name": before},
+        after={"name": name},
+    )
+    return tournament
+
+
 def taken_names(tournament, exclude=None):
     """The tournament's names (withdrawn players' too) that a new one is compared with."""
     players = Player.objects.filter(tournament=tournament)

@@ -23,6 +23,7 @@ urlpatterns = [
     path("", tournaments.dashboard, name="dashboard"),
     path("new/", tournaments.create, name="tournament_create"),
     path(T + "settings/", tournaments.settings, name="settings"),
+    path(T + "settings/name/", tournaments.rename, name="tournament_rename"),
     # players.py: add one, paste a list, rename, withdraw and undo it
     path(T + "players/", players.players, name="players"),
     path(T + "players/paste/", players.paste, name="players_paste"),

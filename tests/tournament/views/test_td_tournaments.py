@@ -350,6 +350,76 @@ def test_settings_are_locked_after_the_first_draw(td_client, td_user, make_tourn
     assert not FormSubmission.objects.exists()
 
 
+def rename_url(tournament):
+    return reverse("td:tournament_rename", args=[tournament.pk])
+
+
+def test_the_name_can_be_corrected_after_the_first_draw(
+    td_client, td_user, client, make_tournament
+):
+    """A typo in the name would stay on the projector and every page: the rules lock, not it."""
+    tournament = make_tournament(players=3)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="rename")
+    html = text(td_client.get(reverse("td:settings", args=[tournament.pk])))
+    assert input_value(html, "name") == "SM 2026" and "Save the name" in html
+    revision = tournament.revision
+    data = {"name": "  SM 2026 Göteborg ", "submission_key": str(uuid.uuid4())}
+    response = td_client.post(rename_url(tournament), data)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("td:settings", args=[tournament.pk])
+    tournament.refresh_from_db()
+    assert tournament.name == "SM 2026 Göteborg"
+    assert tournament.revision > revision  # the pages that poll see it
+    entry = AuditEntry.objects.get(action="tournament.rename")
+    assert entry.params == {"old_name": "SM 2026", "name": "SM 2026 Göteborg"}
+    assert entry.actor == td_user
+    page = td_client.get(response["Location"])
+    assert "The tournament is now called SM 2026 Göteborg." in text(page)
+    assert "SM 2026 Göteborg" in text(
+        client.get(reverse("public:tournament", args=[tournament.pk]))
+    )
+    log = text(td_client.get(reverse("td:audit", args=[tournament.pk])))
+    assert "Renamed the tournament from SM 2026 to SM 2026 Göteborg" in log
+    # The same submission again changes nothing more.
+    assert td_client.post(rename_url(tournament), data).status_code == 302
+    assert AuditEntry.objects.filter(action="tournament.rename").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("   ", "Name must not be empty."),
+        ("SM 2026", "The tournament is already called SM 2026."),
+        ("x" * 121, "Name can have at most 120 characters (it has 121)."),
+    ],
+)
+def test_a_bad_name_is_refused_in_the_page_and_nothing_changes(
+    td_client, td_user, make_tournament, name, message
+):
+    tournament = make_tournament(players=3)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="rename")
+    data = {"name": name, "submission_key": str(uuid.uuid4())}
+    response = td_client.post(rename_url(tournament), data)
+    assert response.status_code == 400
+    html = text(response)
+    assert 'role="alert"' in html and "The name was not changed:" in html
+    assert escape(message) in html
+    assert "Settings are fixed once the first draw is made." in html
+    tournament.refresh_from_db()
+    assert tournament.name == "SM 2026"
+    assert not AuditEntry.objects.filter(action="tournament.rename").exists()
+
+
+def test_renaming_is_for_the_td_only(client, outsider, td_user, make_tournament):
+    tournament = make_tournament(players=3)
+    data = {"name": "Taken over", "submission_key": str(uuid.uuid4())}
+    assert client.post(rename_url(tournament), data).status_code == 302
+    client.force_login(outsider)
+    assert client.post(rename_url(tournament), data).status_code == 403
+    tournament.refresh_from_db()
+    assert tournament.name == "SM 2026"
+
+
 def test_a_draw_made_between_the_page_and_the_post_is_refused_by_the_service(
     td_client, td_user, make_tournament, monkeypatch
 ):

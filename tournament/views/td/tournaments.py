@@ -9,10 +9,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override
+from django.views.decorators.http import require_POST
 
 from tournament import selectors
 from tournament.decisions import DECISIONS
-from tournament.forms import TournamentSettingsForm
+from tournament.forms import TournamentNameForm, TournamentSettingsForm
 from tournament.models import Tournament
 from tournament.services import registration
 from tournament.services.errors import ServiceError
@@ -196,8 +197,7 @@ def settings(request, tournament_id):
     tournament = get_tournament(tournament_id)
     template = "tournament/td/tournaments/settings.html"
     if selectors.first_draw_made(tournament):
-        context = {"tournament": tournament, "locked": True, "decisions": DECISIONS}
-        context["shown"] = _shown_settings(tournament)
+        context = _locked_context(tournament, TournamentNameForm(initial={"name": tournament.name}))
         if request.method == "POST":
             context["refusal"] = _("Settings are fixed once the first draw is made.")
             return render(request, template, context, status=400)
@@ -230,12 +230,55 @@ def settings(request, tournament_id):
     )
 
 
+@td_required
+@require_POST
+def rename(request, tournament_id):
+    """The name, corrected once the rules are fixed (a typo would stay on every page)."""
+    tournament = get_tournament(tournament_id)
+    form = TournamentNameForm(request.POST)
+    once, key = _bound_once(request, form)
+    if key is not None and form.is_valid():
+        try:
+            done = submit_once(
+                request,
+                key,
+                lambda: registration.rename_tournament(
+                    tournament=tournament, actor=request.user, name=form.cleaned_data["name"]
+                ),
+            )
+        except ServiceError as error:
+            add_service_error(form, error)
+        else:
+            if done is ALREADY_DONE:
+                already_done(request)
+            else:
+                messages.success(
+                    request, _("The tournament is now called %(name)s.") % {"name": done.name}
+                )
+            return redirect(reverse("td:settings", args=[tournament.pk]))
+    context = _locked_context(tournament, form, once)
+    return render(request, "tournament/td/tournaments/settings.html", context, status=400)
+
+
+def _locked_context(tournament, name_form, once=None):
+    return {
+        "tournament": tournament,
+        "locked": True,
+        "decisions": DECISIONS,
+        "shown": _shown_settings(tournament),
+        "name_form": name_form,
+        "once": once or OnceForm(),
+    }
+
+
 def _shown_settings(tournament):
     """The settings as a TD reads them: (label, value, help, decisions) per setting."""
     form = TournamentSettingsForm(initial=registration.settings_of(tournament))
     field_decisions = _field_decisions()
     shown = []
     for name in form.Meta.fields:
+        if name == "name":  # the name has its own form: it can still be corrected
+            continue
         field = form.fields[name]
         value = getattr(tournament, name)
         if isinstance(value, bool):

@@ -200,3 +200,18 @@ def test_rank_then_suit_for_every_card_places_a_pair_right(phone_page, live_serv
     for key in ("7", "7", "spades ♠", "K", "spades ♠", "9"):
         picker.get_by_role("button", name=key, exact=True).click()
     assert page.get_by_label(f"{first}: middle").input_value() == "Ks 9s"
+
+
+def test_after_a_hand_by_cards_the_card_can_still_time_a_player(phone_page, live_server, table):
+    """The confirm swaps the score card into the cards page, whose head lacked the timer's
+    script: "Time a player" fell back to calling the TD at once, without the count."""
+    page = phone_page
+    open_cards(page, live_server, table)
+    for name, rows in BOARDS.items():
+        for row, cards in rows.items():
+            page.get_by_label(f"{name}: {row}").fill(cards)
+    page.get_by_role("button", name="Check the hand").click()
+    page.get_by_role("button", name="Confirm hand 1").click()
+    page.get_by_text("Hand 1 recorded.").wait_for()
+    assert page.get_by_role("button", name="Start the 10-second count").is_visible()
+    assert not page.get_by_role("button", name="Call the TD: the player timed out").is_visible()

@@ -124,3 +124,41 @@ def test_every_link_and_button_of_a_public_page_is_large_enough_to_tap(
         for button in phone_page.locator(PRIMARY).all():
             if button.is_visible():
                 assert button.bounding_box()["height"] >= 44, (name, button.inner_text())
+
+
+# Every visible number or badge one of whose texts (a total, a word) runs over more than one
+# line: "class: text".
+BROKEN_NUMBERS = r"""() => {
+  const found = [];
+  for (const el of document.querySelectorAll(".total:not(th), .num:not(th), .badge")) {
+    if (!el.getClientRects().length) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      // Words for screen readers only (visually hidden: positioned out of the line).
+      // A phrase (a penalty's breakdown) may wrap between its words; a word or number not.
+      const word = text.data.trim();
+      if (!word || /\s/.test(word) && !el.classList.contains("badge")) continue;
+      if (getComputedStyle(text.parentElement).position === "absolute") continue;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const lines = new Set();
+      for (const box of range.getClientRects()) if (box.width) lines.add(Math.round(box.top));
+      if (lines.size > 1) found.push(el.className + ": " + text.data.trim());
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "sv"])
+def test_no_total_or_badge_breaks_over_two_lines_on_a_320_px_phone(
+    language, phone_page, live_server, td_user
+):
+    """A total of 78 showed as 7 over 8, and "advances" as "advanc" over "es", beside
+    30-character names: a player read another score."""
+    scene = public_scenes.in_play(td_user)
+    in_language(phone_page, live_server, language)
+    phone_page.set_viewport_size({"width": 320, "height": 640})
+    for name, url in pages(scene).items():
+        phone_page.goto(live_server.url + url)
+        assert phone_page.evaluate(BROKEN_NUMBERS) == [], name

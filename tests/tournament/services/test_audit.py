@@ -64,6 +64,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
 
     tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"], min_hands=1)
     registration.update_settings(tournament=tournament, actor=td_user, min_hands=1)
+    registration.rename_tournament(tournament=tournament, actor=td_user, name="SM 2026 Open")
     registration.rename_player(
         player=tournament.players.get(name="Dan"), actor=td_user, name="Dan Ek"
     )
@@ -115,6 +116,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         ("player.register", {"name": "Cia", "number": 3}),
         ("player.register", {"name": "Dan", "number": 4}),
         ("tournament.settings", {}),
+        ("tournament.rename", {"old_name": "SM 2026", "name": "SM 2026 Open"}),
         ("player.rename", {"old_name": "Dan", "name": "Dan Ek", "number": 4}),
         ("player.withdraw", {"name": "Dan Ek", "number": 4}),
         ("player.reinstate", {"name": "Dan Ek", "number": 4}),

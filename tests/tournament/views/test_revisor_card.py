@@ -53,6 +53,22 @@ def test_recording_by_points_updates_the_card(revisor, table):
     assert "Hand 1 recorded ✓" in page and "Hand 2 of 3" in page
 
 
+def test_the_points_form_marks_who_plays_in_fantasyland_and_says_what_the_tick_means(
+    revisor, table
+):
+    """A revisor ticked the player who was in Fantasyland because he was in it, and the
+    table got a hand more: the tick is for next hand, and this hand's player is marked."""
+    revisor.post(HAND, points_post(table, {"Anna": 4, "Bo": 0, "Cia": -4}, 1, fantasyland=["Anna"]))
+    page = revisor.get(CARD).content.decode()
+    badge = '<span class="badge fl-badge">in Fantasyland</span>'
+    assert page.count(badge) == 1
+    assert f'<span aria-hidden="true">Anna</span> {badge}' in page
+    assert page.count('<span aria-hidden="true">FL next hand</span>') == 3
+    # The last hands: +4 and -4, and a nought without a sign.
+    assert ">+4<abbr" in page and ">0</td>" in page and ">-4</td>" in page
+    assert "+0" not in page
+
+
 def test_points_not_adding_up_are_refused_and_kept_in_the_inputs(revisor, table):
     response = revisor.post(HAND, points_post(table, {"Anna": 4, "Bo": -1, "Cia": -2}, 1))
     assert response.status_code == 400
@@ -582,9 +598,9 @@ def test_the_last_hands_show_each_hands_current_points_and_who_goes_to_fantasyla
     heading, *lines = last_hands_rows(client.get(CARD).content.decode())
     assert heading == "Hand 2 3 4 5 6"
     assert sorted(lines) == [  # in seat order on the card
-        "Anna -3 +0 +6 FL +5 -4",
-        "Bo +3 +0 -6 -2 +2",
-        "Cia +0 +0 +0 -3 +2",
+        "Anna -3 0 +6 FL +5 -4",
+        "Bo +3 0 -6 -2 +2",
+        "Cia 0 0 0 -3 +2",
     ]
     from tournament.state import load_table
     from tournament.views.revisor.card import read_card

@@ -271,12 +271,32 @@ def test_redrawing_with_a_reason_keeps_the_old_draw(td_client, td_user, drawn, s
     )
 
 
+def redraw_disclosure(html):
+    """The <details> around the redraw form, from its opening tag to its end."""
+    return re.search(
+        r"<details[^>]*>\s*<summary>Redo the draw of level 1….*?</details>", html, re.S
+    )
+
+
+def test_the_redraw_form_sits_behind_a_second_click(td_client, drawn):
+    """One mistaken click replaced the seating the room saw: the form is folded away."""
+    html = td_client.get(url("td:level", drawn, 1)).content.decode()
+    details = redraw_disclosure(html).group(0)
+    assert details.startswith('<details class="confirm-first">')  # closed
+    assert 'action="' + url("td:redraw", drawn, 1) + '"' in details
+    assert "Table cards printed for the old tables are then no longer right" in details
+
+
 def test_a_redraw_without_a_reason_is_refused_in_place(td_client, drawn):
     response = td_client.post(url("td:redraw", drawn, 1), {"submission_key": key(), "reason": "  "})
     html = response.content.decode()
     assert response.status_code == 400
     assert 'role="alert"' in html and "The draw was not redone." in html
     assert "Reason must not be empty." in html
+    # The form it was typed in is shown open, with its error.
+    details = redraw_disclosure(html).group(0)
+    assert details.startswith('<details class="confirm-first" open>')
+    assert "Reason must not be empty." in details
     assert Draw.objects.filter(level__tournament=drawn).count() == 1
 
 

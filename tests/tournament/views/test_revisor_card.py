@@ -121,6 +121,19 @@ def test_a_table_over_takes_no_more_hands(revisor, table):
     assert Hand.objects.count() == 3
 
 
+def test_a_table_over_can_still_call_the_td(revisor, table):
+    """The revisor cannot fix the last hand of a table that is over; the TD can, if told."""
+    for _ in range(3):
+        play(table, 3, -1, -2)
+    page = revisor.get(CARD).content.decode()
+    assert 'action="/r/card/call/"' in page and "Start the 10-second count" not in page
+    data = {"kind": "dispute", "note": "Hand 3 was +1, not +3"}
+    assert revisor.post(reverse("revisor:call"), data).status_code == 302
+    call = TableCall.objects.get()
+    assert (call.table_id, call.kind, call.note) == (table.pk, "dispute", "Hand 3 was +1, not +3")
+    assert "The TD has been called" in revisor.get(CARD).content.decode()
+
+
 def test_the_summary_poll_answers_204_until_something_changes(revisor, table):
     summary = reverse("revisor:summary")
     first = revisor.get(summary, {"rev": "nothing"})

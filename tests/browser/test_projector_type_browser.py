@@ -99,3 +99,27 @@ def test_a_long_seating_list_pages_in_large_type(projector, live_server, td_user
     assert status.inner_text() == f"1–{shown.count()} / 151"
     assert projector.evaluate(SMALL_TEXT, SMALLEST) == []
     assert projector.evaluate(SEATS_SHOWN) == [[True, True]] * shown.count()
+
+
+def test_twelve_tables_with_long_names_show_half_of_them_at_a_time(projector, live_server, td_user):
+    """12 tables of 30-letter names, four of them over (their winner's badge on the line), a
+    long tournament name: 3 tables a page (the name took two lines of 72 px, the badge pushed
+    names onto a second line, and the second row of cards missed the screen by a few pixels).
+    Six or more fit, each whole on the screen."""
+    from tests.tournament.conftest import play
+
+    names = [f"Spelare {n:02d} Lindqvist-Söderberg" for n in range(1, 37)]  # 30 letters
+    tournament, tables = tournament_with(
+        names, td_user, min_hands=1, name="Svenska Mästerskapen i Pineapple 2026, Göteborg"
+    )
+    for table in tables[:4]:
+        play(table, 3, -1, -2)
+    projector.goto(live_server.url + reverse("public:tables_projector", args=[tournament.pk]))
+    shown = projector.locator(".ptable:not([hidden])")
+    assert shown.count() >= 6
+    status = projector.locator("[data-pager-status]").inner_text()
+    assert status == f"1–{shown.count()} / 12"
+    for card in shown.all():
+        box = card.bounding_box()
+        assert box["y"] + box["height"] <= 1080 and box["x"] + box["width"] <= 1920
+    assert projector.evaluate(SMALL_TEXT, SMALLEST) == []

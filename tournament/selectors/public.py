@@ -366,7 +366,7 @@ class PublicPlayer:
     position: PublicPosition
     seats: tuple  # his Seats, level by level (table and level loaded)
     penalties: tuple  # his Penalties, in the order given (table and level loaded)
-    table_seats: tuple = ()  # every Seat of his latest table, by position (players loaded)
+    table_seats: tuple = ()  # every Seat of his latest table, by total (players loaded)
 
     @property
     def player(self):
@@ -390,7 +390,7 @@ class PlayerRecord:
     player: Player
     seats: tuple  # his Seats, level by level (table and level loaded)
     penalties: tuple  # his Penalties, in the order given (table and level loaded)
-    table_seats: tuple  # every Seat of his latest table, by position (players loaded)
+    table_seats: tuple  # every Seat of his latest table, by total (players loaded)
     # What it was read at: the tournament's revision and his latest table's ("7.12"), as
     # `revision_token(tournament, that table)` gives them; the tournament's alone ("7")
     # when he has no seat. Never newer than what it holds: the tournament's revision is
@@ -430,8 +430,12 @@ def player_record(tournament, player_id):
         player=player,
         seats=seats,
         penalties=penalties,
+        # Leader first: the page numbers them, and in seat order that read as a ranking.
         table_seats=tuple(
-            seat for seat in at_his_tables if seats and seat.table_id == seats[-1].table_id
+            sorted(
+                (seat for seat in at_his_tables if seats and seat.table_id == seats[-1].table_id),
+                key=lambda seat: (-seat.total, seat.position),
+            )
         ),
         read_at=read_at,
     )

@@ -49,7 +49,7 @@ def text(body):
 
 
 def totals(body):
-    """The table's totals of "My table", as (name, points) in seat order."""
+    """The table's totals of "My table", as (name, points) in the page's order."""
     block = re.search(r'<ol class="my-table-totals">(.*?)</ol>', body, re.S).group(1)
     return [
         (htmllib.unescape(name), points)
@@ -102,16 +102,17 @@ def test_seated_shows_the_seat_the_tables_totals_and_what_comes_next(
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="my-table")
     first, second = Table.objects.current().filter(level=level).order_by("number")
     by_seat = sorted(positions(first), key=positions(first).get)  # names in seat order
-    play(first, 6, -2, -4)
+    play(first, -2, 6, -4)
 
     body = page(client, tournament, by_seat[1])
     assert state(body) == "seated-1-1-2"
     assert news(body) == "New seat: level 1, table 1, seat 2."
     assert "At table 1 now" in text(body)
-    # The 3 players of table 1 (none of table 2), seat by seat, with their totals.
+    # The 3 players of table 1 (none of table 2), numbered by their totals, the leader
+    # first (in seat order, the numbers read as a ranking that was not one).
     assert totals(body) == [
-        (by_seat[0], "6 points"),
-        (by_seat[1], "-2 points"),
+        (by_seat[1], "6 points"),
+        (by_seat[0], "-2 points"),
         (by_seat[2], "-4 points"),
     ]
     assert '<li class="me"><span class="name">' + by_seat[1] in body
@@ -132,7 +133,10 @@ def test_the_winner_waits_and_the_loser_is_out(client, make_tournament, td_user)
     body = page(client, tournament, by_seat[0])
     assert state(body) == "waiting-1"
     assert news(body) == "You won your table: wait for the next draw."
-    assert "Next: the draw of the next level, when every table of this level is over." in text(body)
+    assert (
+        "Next: the draw of the next level, which the TD makes once every table of this level"
+        " is over." in text(body)
+    )
     body = page(client, tournament, by_seat[2])
     assert state(body) == "out"
     assert news(body) == "You are out of the tournament."

@@ -124,9 +124,9 @@ def test_the_champions_own_page_search_and_standings_say_champion_before_the_lev
     anna = tournament.players.get(name="Anna")
     html = page(Client(), reverse("public:player", args=[tournament.pk, anna.pk]))
     assert '<p class="where champion"><strong>Champion!</strong></p>' in html
-    assert "Waits for the draw" not in html and "level 2" not in html
+    assert "the draw of level 2" not in html and "Won table" not in html
     html = page(Client(), reverse("public:find", args=[tournament.pk]) + "?q=Anna")
-    assert "Champion!" in html and "Waits for the draw" not in html
+    assert "Champion!" in html and "the draw of level 2" not in html
     html = page(Client(), reverse("public:standings", args=[tournament.pk]))
     assert '<tr class="champion"><td class="num">1</td>' in html
     assert 'Anna</a> <span class="badge ok">champion</span>' in html

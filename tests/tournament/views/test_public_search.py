@@ -191,7 +191,7 @@ def test_winner_waits_loser_is_out_and_disqualified_says_so(client, drawn, td_us
         penalties.give_penalty(tournament=tournament, player=victim, kind=kind, actor=td_user)
 
     page = text(find(client, tournament, by_seat[0]))
-    assert f"{by_seat[0]} Won table 1 at level 1. Waits for the draw of level 2" in page
+    assert f"{by_seat[0]} Won table 1 at level 1. Next: the draw of level 2, which the TD" in page
     # Standings now: the 3 still in (table 2's two players left, table 1's winner), then
     # table 1's 2nd and 3rd; the disqualified player last.
     page = text(find(client, tournament, by_seat[1]))

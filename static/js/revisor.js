@@ -35,6 +35,13 @@
     var inputs = pointsInputs(form);
     var filled = inputs.filter(function (i) { return i.value.trim() !== ""; });
     if (!filled.length) { output.textContent = ""; output.className = ""; return; }
+    // Letters are no number: counted as 0, "abc" beside -3 and 3 read "add up to 0".
+    var wrong = filled.filter(function (i) { return isNaN(parsePoints(i.value)); })[0];
+    if (wrong) {
+      output.textContent = output.dataset.nan.replace("%(name)s", seatName(wrong));
+      output.className = "bad";
+      return;
+    }
     var total = filled.reduce(function (sum, i) { return sum + (parsePoints(i.value) || 0); }, 0);
     var ok = total === 0 && filled.length === inputs.length;
     var text = ok ? output.dataset.ok

@@ -49,6 +49,19 @@ def test_points_entry_with_a_live_sum_check(phone_page, live_server, table):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
+def test_letters_in_a_points_field_are_not_counted_as_zero(phone_page, live_server, table):
+    """ "abc" beside -3 and 3 read "The points add up to 0." in green."""
+    page = phone_page
+    open_card(page, live_server, table)
+    type_points(page, {"Anna": "abc", "Bo": -3, "Cia": 3})
+    assert (
+        page.locator("#points-sum").inner_text() == "Anna: type a whole number, such as 7 or -12."
+    )
+    assert page.locator("#points-sum").get_attribute("class") == "bad"
+    page.get_by_label("Points for Anna").fill("0")
+    assert page.locator("#points-sum").inner_text() == "The points add up to 0."
+
+
 def test_sign_keys(phone_page, live_server, table):
     page = phone_page
     open_card(page, live_server, table)

@@ -89,9 +89,17 @@ def test_after_the_next_hand_only_the_td_corrects(revisor, table):
     stale = fix_post(table, {"Anna": -3, "Bo": 1, "Cia": 2}, 1)
     play(table, 0, 0, 0)  # hand 2 recorded meanwhile
     response = revisor.post(FIX, stale)
-    assert response.status_code == 400
-    assert "Hand 1 is no longer the last hand: only the TD can correct it now." in (
-        response.content.decode()
+    # Back to the card (the fix page of hand 2 with hand 1's fix typed in led round in a
+    # loop), saying what was typed, for the TD.
+    assert response.status_code == 302 and response["Location"] == reverse("revisor:card")
+    page = html.unescape(revisor.get(response["Location"]).content.decode())
+    typed = {"Anna": "-3", "Bo": "+1", "Cia": "+2"}
+    in_seat_order = ", ".join(
+        f"{name} {typed[name]}" for name in sorted(typed, key=positions(table).get)
+    )
+    assert (
+        "Hand 1 is no longer the last hand: only the TD can correct it now. "
+        f"Your fix, to tell the TD: {in_seat_order}." in page
     )
     assert HandVersion.objects.count() == 2  # nothing corrected
 

@@ -175,12 +175,21 @@ def _points_fix(request, table, last):
     if not form.is_valid():
         return _render_points(request, table, last, form, status=400)
     if form.cleaned_data["hand_number"] != hand.number:
-        form.add_error(
-            None,
-            _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
-            % {"hand": form.cleaned_data["hand_number"]},
+        # Back to the card, as a checked fix by cards goes: this page, now of the next hand
+        # with the fix typed for the one before, led round in a loop. What was typed is said,
+        # for the TD.
+        names = {seat.position: seat.player.name for seat in last.seats}
+        typed = ", ".join(
+            f"{names[position]} {points:+d}" for position, points in sorted(form.points().items())
         )
-        return _render_points(request, table, last, form, status=400)
+        messages.error(
+            request,
+            _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
+            % {"hand": form.cleaned_data["hand_number"]}
+            + " "
+            + _("Your fix, to tell the TD: %(points)s.") % {"points": typed},
+        )
+        return fresh_card(request)
     if confirms and step == "change":
         return _render_points(request, table, last, form)
     if confirms and step != "confirm":

@@ -19,15 +19,67 @@
     return region.isConnected && !region.hasAttribute("data-poll-stop");
   }
 
+  // What the reader looks at stays where it is on the screen. The fresh fragment replaces
+  // every node of the region, so the browser's own scroll anchoring has nothing to hold on
+  // to: an announcement put up above a phone's score card moved the card 128 px under the
+  // reader's eyes. The anchor is the first block at the top of the screen, found again in
+  // the fresh region by its kind and its words (the nth of that kind with those words).
+  var ANCHORS = "h1, h2, h3, p, li, tr, dt, dd, caption, figure";
+
+  function words(el) {
+    return el.tagName + "|" + el.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  function anchorOf(region) {
+    if (window.scrollY <= 0) return null;  // at the top: the page may grow under the reader
+    var blocks = region.querySelectorAll(ANCHORS), seen = {};
+    for (var i = 0; i < blocks.length; i += 1) {
+      var key = words(blocks[i]), top = blocks[i].getBoundingClientRect().top;
+      if (top >= 0 && blocks[i].getClientRects().length) {
+        return { id: region.id, key: key, nth: seen[key] || 0, top: top };
+      }
+      seen[key] = (seen[key] || 0) + 1;
+    }
+    return null;
+  }
+
+  function keep(anchor) {
+    var region = anchor && anchor.id && document.getElementById(anchor.id);
+    if (!region) return;
+    var blocks = region.querySelectorAll(ANCHORS), nth = 0;
+    for (var i = 0; i < blocks.length; i += 1) {
+      if (words(blocks[i]) !== anchor.key) continue;
+      if (nth === anchor.nth) {
+        var moved = blocks[i].getBoundingClientRect().top - anchor.top;
+        if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+        return;
+      }
+      nth += 1;
+    }
+  }
+
   function fetchFragment(region) {
     if (!due(region) || region.dataset.pollBusy) return;
     var url = new URL(region.dataset.pollUrl, window.location.href);
     url.searchParams.set("rev", region.dataset.pollRev || "");
     region.dataset.pollBusy = "1";
+    var anchor = null;
     var done = function () { delete region.dataset.pollBusy; };
+    // Taken when the answer comes, just before the swap: the reader may have scrolled since.
+    var before = function (event) {
+      if (event.detail.elt === region && event.detail.shouldSwap) anchor = anchorOf(region);
+    };
+    document.body.addEventListener("htmx:beforeSwap", before);
     window.htmx
       .ajax("GET", url.pathname + url.search, { source: region, target: region, swap: "outerHTML" })
-      .then(done, done);
+      .then(function () {
+        document.body.removeEventListener("htmx:beforeSwap", before);
+        keep(anchor);
+        done();
+      }, function () {
+        document.body.removeEventListener("htmx:beforeSwap", before);
+        done();
+      });
   }
 
   function tick(region) {

@@ -130,3 +130,29 @@ def test_the_projector_shows_it_in_large_type(quick, chromium_browser, live_serv
             text = td.locator(".announcement-text")
             expect(text).to_have_text("Level 2 seating is up")
             assert text.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 28, path
+
+
+def test_an_announcement_put_up_above_does_not_move_what_the_phone_reads(
+    quick, phone_page, live_server, td_user
+):
+    """A phone scrolled down its table's score card: the announcement the TD puts up (and
+    takes down) above it moved the card 128 px under the reader's eyes at the next poll."""
+    from tests.tournament.conftest import play
+
+    tournament, tables = tournament_with(NAMES, td_user, min_hands=20)
+    for number in range(12):
+        play(tables[0], 3, -1, -2) if number % 2 else play(tables[0], -2, 5, -3)
+    phone = phone_page
+    phone.goto(f"{live_server.url}/t/{tournament.pk}/table/{tables[0].pk}/")
+    row = phone.locator("table.score-card tbody tr").nth(8)
+    row.scroll_into_view_if_needed()
+    phone.evaluate("window.scrollBy(0, 40)")
+    top = row.bounding_box()["y"]
+    announcements.announce(tournament=tournament, actor=td_user, text="Dinner at 19:00 " * 8)
+    expect(phone.locator(".announcement")).to_have_count(1, timeout=10_000)
+    phone.wait_for_timeout(300)  # the swap's scroll
+    assert abs(row.bounding_box()["y"] - top) <= 2
+    announcements.withdraw_announcement(tournament=tournament, actor=td_user)
+    expect(phone.locator(".announcement")).to_have_count(0, timeout=10_000)
+    phone.wait_for_timeout(300)
+    assert abs(row.bounding_box()["y"] - top) <= 2

@@ -46,7 +46,8 @@ def _owner(name):
 
 
 def _place(names, player, row):
-    """A player's row: "Anna's front", in Swedish "Annas toppen"."""
+    """A player's row: "Anna's front", in Swedish "Annas topprad" (not "Annas toppen": a
+    genitive takes the indefinite noun)."""
     owner = _owner(_name(names, player))
     if row == "front":
         return pgettext("a player's row", "%(owner)s front") % {"owner": owner}

@@ -31,7 +31,7 @@ def test_duplicate_card_across_players():
     exc = caught([A, B, dict(C, back="Ts Tc 7s 7h Qs")])
     assert messages(exc) == (
         "Card Q♠ appears twice: Anna's front and Cia's back",
-        "Kortet Q♠ förekommer två gånger: Annas toppen och Cias botten",
+        "Kortet Q♠ förekommer två gånger: Annas topprad och Cias bottenrad",
     )
 
 
@@ -41,8 +41,8 @@ def test_several_duplicates_are_joined():
     assert messages(caught([A, b, c])) == (
         "Card Q♠ appears 3 times: Anna's front, Bo's front and Cia's front; "
         "Card A♦ appears twice: Anna's back and Bo's back",
-        "Kortet Q♠ förekommer 3 gånger: Annas toppen, Bos toppen och Cias toppen; "
-        "Kortet A♦ förekommer två gånger: Annas botten och Bos botten",
+        "Kortet Q♠ förekommer 3 gånger: Annas topprad, Bos topprad och Cias topprad; "
+        "Kortet A♦ förekommer två gånger: Annas bottenrad och Bos bottenrad",
     )
 
 
@@ -50,7 +50,7 @@ def test_duplicate_in_one_row():
     exc = caught([dict(A, middle="Qd Qc 9s 9s 2c"), B])
     assert messages(exc) == (
         "Card 9♠ appears twice: Anna's middle and Anna's middle",
-        "Kortet 9♠ förekommer två gånger: Annas mitten och Annas mitten",
+        "Kortet 9♠ förekommer två gånger: Annas mittrad och Annas mittrad",
     )
 
 
@@ -59,8 +59,8 @@ def test_names_ending_in_s_x_or_z():
     assert messages(exc, ["Lars", "Max", "Björk"]) == (
         "Card Q♠ appears twice: Lars's front and Max's front; "
         "Card Q♦ appears twice: Lars's middle and Björk's middle",
-        "Kortet Q♠ förekommer två gånger: Lars toppen och Max toppen; "
-        "Kortet Q♦ förekommer två gånger: Lars mitten och Björks mitten",
+        "Kortet Q♠ förekommer två gånger: Lars topprad och Max topprad; "
+        "Kortet Q♦ förekommer två gånger: Lars mittrad och Björks mittrad",
     )
 
 
@@ -68,7 +68,7 @@ def test_unknown_card():
     exc = caught([A, dict(B, middle="Js Jh 5d 4c Xx")])
     assert messages(exc) == (
         'Unknown card "Xx" in Bo\'s middle',
-        "Okänt kort ”Xx” i Bos mitten",
+        "Okänt kort ”Xx” i Bos mittrad",
     )
 
 
@@ -76,7 +76,7 @@ def test_a_long_unknown_card_is_cut_short():
     exc = caught([dict(A, front="Qs Qh abcdefghijklmnopqrstuvwxyz"), B])
     assert messages(exc) == (
         'Unknown card "abcdefghijklmnopqrs…" in Anna\'s front',
-        "Okänt kort ”abcdefghijklmnopqrs…” i Annas toppen",
+        "Okänt kort ”abcdefghijklmnopqrs…” i Annas topprad",
     )
 
 
@@ -84,7 +84,7 @@ def test_a_card_that_is_not_text():
     exc = caught([dict(A, front=["Qs", "Qh", 7]), B])
     assert messages(exc) == (
         "Anna's front holds something that is not a card: 7",
-        "Annas toppen innehåller något som inte är ett kort: 7",
+        "Annas topprad innehåller något som inte är ett kort: 7",
     )
 
 
@@ -96,28 +96,28 @@ def test_a_card_that_is_not_text():
             "front",
             "Qs Qh",
             "Anna's front has 2 cards; it needs 3",
-            "Annas toppen har 2 kort; den behöver 3",
+            "Annas topprad har 2 kort; den behöver 3",
         ),
         (
             2,
             "back",
             "9h",
             "Bo's back has 1 card; it needs 5",
-            "Bos botten har 1 kort; den behöver 5",
+            "Bos bottenrad har 1 kort; den behöver 5",
         ),
         (
             3,
             "middle",
             "",
             "Cia's middle has 0 cards; it needs 5",
-            "Cias mitten har 0 kort; den behöver 5",
+            "Cias mittrad har 0 kort; den behöver 5",
         ),
         (
             2,
             "middle",
             "Js Jh 5d 4c 3c 2c",
             "Bo's middle has 6 cards; it needs 5",
-            "Bos mitten har 6 kort; den behöver 5",
+            "Bos mittrad har 6 kort; den behöver 5",
         ),
     ],
 )
@@ -129,13 +129,13 @@ def test_wrong_number_of_cards(player, row, cards, english, swedish):
 
 def test_missing_row():
     c = {"front": C["front"], "back": C["back"]}
-    assert messages(caught([A, B, c])) == ("Cia's middle is missing", "Cias mitten saknas")
+    assert messages(caught([A, B, c])) == ("Cia's middle is missing", "Cias mittrad saknas")
 
 
 def test_row_of_the_wrong_type():
     assert messages(caught([dict(A, back=12345), B])) == (
         'Anna\'s back must be cards like "As Kd Qh"',
-        "Annas botten måste vara kort som ”As Kd Qh”",
+        "Annas bottenrad måste vara kort som ”As Kd Qh”",
     )
 
 
@@ -206,7 +206,7 @@ def test_bad_rules(rules, english, swedish):
 def test_the_active_language_is_followed():
     exc = caught([A, dict(B, middle="Js Jh 5d 4c Xx")])
     with override("sv"):
-        assert invalid_hand_message(exc, ["Anna", "Björk"]) == "Okänt kort ”Xx” i Björks mitten"
+        assert invalid_hand_message(exc, ["Anna", "Björk"]) == "Okänt kort ”Xx” i Björks mittrad"
     with override("en"):
         assert (
             invalid_hand_message(exc, ["Anna", "Björk"]) == 'Unknown card "Xx" in Björk\'s middle'

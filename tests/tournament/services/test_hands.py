@@ -274,5 +274,5 @@ def test_a_card_error_names_the_players_in_the_tds_language(make_tournament, td_
     assert str(english.value) == "Card Q♠ appears twice: Cia's back and Anna's front"
     with translation.override("sv"), pytest.raises(InvalidEntry) as swedish:
         record_cards(table, boards)
-    assert str(swedish.value) == "Kortet Q♠ förekommer två gånger: Cias botten och Annas toppen"
+    assert str(swedish.value) == "Kortet Q♠ förekommer två gånger: Cias bottenrad och Annas topprad"
     assert Hand.objects.count() == 0

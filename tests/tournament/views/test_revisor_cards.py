@@ -384,4 +384,4 @@ def test_the_check_in_swedish(revisor, table):
     assert "Spelar nästa hand i Fantasyland: Anna." in text and "Bekräfta hand 1" in text
     boards = {**BOARDS, "Bo": {**BOARDS["Bo"], "front": "Qs 4h 2d"}}
     refused = text_of(revisor.post(CHECK, cards_post(table, boards, 1)))
-    assert "Kortet Q♠ förekommer två gånger: Annas toppen och Bos toppen" in refused
+    assert "Kortet Q♠ förekommer två gånger: Annas topprad och Bos topprad" in refused

@@ -533,6 +533,7 @@ class HandPointsForm(HandForm):
 
 # A card: rank 2-9, T or 10, J, Q, K, A (either case), then a suit letter or symbol.
 _CARD = re.compile(r"(?:10|[2-9TtJjQqKkAa])[SsHhDdCc♠♥♦♣♤♡♢♧]")
+_CARDS_ONLY = re.compile(f"(?:{_CARD.pattern})+")
 _SEPARATORS = re.compile(r"[\s,;]+")
 _ROW_LABELS = {
     "front": _("%(name)s: front (%(count)d cards)"),
@@ -545,10 +546,15 @@ def split_cards(text):
     """The card tokens in `text`, written apart or not: "Q♠Q♥7♦" -> ["Q♠", "Q♥", "7♦"].
 
     A piece that is not a card stays one token (up to where a card can be read
-    again), for the row's parser to report: "QsQx7d" -> ["Qs", "Qx", "7d"].
+    again), for the row's parser to report: "QsQx7d" -> ["Qs", "Qx", "7d"]. A word of
+    letters only that is not all cards stays whole: "three" is not "Th" and "ree" (the
+    revisor read 'Unknown card "ree"').
     """
     tokens = []
     for chunk in _SEPARATORS.split(text.replace("\ufe0f", "")):
+        if chunk.isalpha() and _CARDS_ONLY.fullmatch(chunk) is None:
+            tokens.append(chunk)
+            continue
         position = 0
         while position < len(chunk):
             match = _CARD.match(chunk, position)

@@ -425,6 +425,9 @@ def test_points_form_built_from_seats_records_a_hand(make_tournament, td_user):
         ("q♠️ 10♥️,t♦", ["q♠", "10♥", "t♦"]),
         ("  As  Kd\tQh ", ["As", "Kd", "Qh"]),
         ("QsQx7d", ["Qs", "Qx", "7d"]),
+        # Words stay whole: "three" is not T♥ and "ree".
+        ("three four five", ["three", "four", "five"]),
+        ("AsKdQh", ["As", "Kd", "Qh"]),
         ("", []),
     ],
 )
@@ -459,6 +462,7 @@ def test_symbols_without_spaces():
         ("middle_1", "JsJx5d4c3d", 'Unknown card "Jx" in Bo\'s middle'),
         ("back_1", "", "Bo's back is missing"),
         ("front_1", "4s 4h 1d", 'Unknown card "1d" in Bo\'s front'),
+        ("front_1", "three four five", 'Unknown card "three" in Bo\'s front'),
     ],
 )
 def test_a_bad_row_is_reported_on_its_field(field, text, message):

@@ -400,3 +400,16 @@ def test_the_pages_speak_swedish(client, six):
     assert "Ställning" in page
     url = reverse("public:find", args=[tournament.pk]) + "?q=bjork"
     assert "Nivå 1: bord" in text(client.get(url, headers=headers))
+
+
+def test_only_the_last_hands_cards_are_laid_out_the_others_folded(client, make_tournament, td_user):
+    """Every hand's three boards laid out made a phone's table page 14,000 px long."""
+    from tests.tournament.services.test_hands import BOARDS, record_cards
+
+    tournament = make_tournament(["Anna", "Bo", "Cia"], min_hands=5)
+    table = single_table(tournament, td_user)
+    for _ in range(3):
+        record_cards(table, BOARDS)
+    html = client.get(reverse("public:table", args=[tournament.pk, table.pk])).content.decode()
+    folds = re.findall(r'<details class="hand-cards"( open)?>\s*<summary>Cards of hand (\d)', html)
+    assert folds == [("", "1"), ("", "2"), (" open", "3")]

@@ -93,8 +93,26 @@ def test_another_device_recorded_the_hand_first(revisor, table):
         HAND, points_post(table, {"Anna": 5, "Bo": -5, "Cia": 0}, 1), follow=True
     )
     page = response.content.decode()
-    assert "Hand 1 is already recorded at table 1." in page and "Hand 2 of 3" in page
+    # The card shows hand 1, which this revisor may still fix.
+    assert (
+        "Hand 1 is already recorded at table 1, from another device: the card shows it. "
+        "If it is wrong, fix it until the next hand is recorded." in page
+    )
+    assert "Hand 2 of 3" in page
     assert Hand.objects.count() == 1
+
+
+def test_a_hand_two_behind_is_left_to_the_td(revisor, table):
+    play(table, 1, 0, -1)
+    play(table, 0, 1, -1)  # hands 1 and 2 from another device
+    response = revisor.post(
+        HAND, points_post(table, {"Anna": 5, "Bo": -5, "Cia": 0}, 1), follow=True
+    )
+    assert (
+        "Hand 1 is already recorded at table 1, from another device: the card shows it. "
+        "Only the TD can correct it now." in response.content.decode()
+    )
+    assert Hand.objects.count() == 2
 
 
 def test_htmx_entry_swaps_the_fresh_card_in_place(revisor, table):
@@ -521,7 +539,7 @@ def test_checking_a_hand_recorded_meanwhile_says_so(confirming_revisor, confirmi
     play(confirming, 1, 0, -1)
     data = points_post(confirming, {"Anna": 8, "Bo": -5, "Cia": -3}, 1)
     page = confirming_revisor.post(HAND, {**data, "step": "check"}, follow=True).content.decode()
-    assert "Hand 1 is already recorded at table 1." in page
+    assert "Hand 1 is already recorded at table 1, from another device" in page
     assert "read it out to the table" not in page
     assert Hand.objects.count() == 1
 

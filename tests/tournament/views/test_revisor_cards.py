@@ -214,7 +214,10 @@ def test_checking_a_hand_already_recorded_elsewhere_shows_the_fresh_card(revisor
     play(table, 1, 0, -1)  # another device recorded hand 1
     response = revisor.post(CHECK, cards_post(table, BOARDS, 1), follow=True)
     text = text_of(response)
-    assert "Hand 1 is already recorded at table 1." in text and "Hand 2 of 3" in text
+    assert (
+        "Hand 1 is already recorded at table 1, from another device" in text
+        and "Hand 2 of 3" in text
+    )
     assert Hand.objects.count() == 1
 
 
@@ -258,7 +261,10 @@ def test_confirming_a_hand_another_device_recorded_shows_the_fresh_card(revisor,
     play_named(table, {"Anna": 1, "Bo": 0, "Cia": -1})  # the other device's hand 1
     response = revisor.post(CONFIRM, cards_post(table, BOARDS, 1), follow=True)
     text = text_of(response)
-    assert "Hand 1 is already recorded at table 1." in text and "Hand 2 of 3" in text
+    assert (
+        "Hand 1 is already recorded at table 1, from another device" in text
+        and "Hand 2 of 3" in text
+    )
     assert Hand.objects.count() == 1 and totals(table) == {"Anna": 1, "Bo": 0, "Cia": -1}
 
 

@@ -293,21 +293,46 @@ def _refused(request, table, number, error):
             request, _("Hand %(hand)d was not recorded: the table is over.") % {"hand": number}
         )
     else:
-        messages.error(request, str(error))
+        messages.error(request, conflict_message(error, table, number))
     table.refresh_from_db()
     return _after_post(request)
+
+
+def conflict_message(error, table, number):
+    """Why hand `number` was refused, `table` read afresh: `already_recorded` when another
+    device recorded it meanwhile, else the service's words."""
+    table.refresh_from_db()
+    if number <= table.hands_played:
+        return already_recorded(number, table.hands_played, table.number)
+    return str(error)
+
+
+def already_recorded(number, hands_played, table_number):
+    """Hand `number` came from this tablet after another device had recorded it: said with
+    the card it lands on, which shows it (not "reload", not only "the TD can correct it"
+    while the revisor still may)."""
+    values = {"hand": number, "table": table_number}
+    if number == hands_played:
+        return (
+            _(
+                "Hand %(hand)d is already recorded at table %(table)d, from another device: "
+                "the card shows it. If it is wrong, fix it until the next hand is recorded."
+            )
+            % values
+        )
+    return (
+        _(
+            "Hand %(hand)d is already recorded at table %(table)d, from another device: the "
+            "card shows it. Only the TD can correct it now."
+        )
+        % values
+    )
 
 
 def _not_recordable(state, table, number):
     """The error recording hand `number` would meet now (as hands.record_hand), or None."""
     if number <= state.hands_played:
-        return HandConflict(
-            _(
-                "Hand %(hand)d is already recorded at table %(table)d. "
-                "Reload to see it; the TD can correct it."
-            )
-            % {"hand": number, "table": table.number}
-        )
+        return HandConflict(already_recorded(number, state.hands_played, table.number))
     if state.is_over:
         return TableOver("")  # the card says why it is over
     if number != state.hands_played + 1:

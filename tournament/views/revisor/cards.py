@@ -38,7 +38,7 @@ from tournament.services.hands import scoring_board
 from tournament.views.polling import vary_on_htmx
 from tournament.views.revisor import card as card_page
 from tournament.views.revisor.binding import revisor_required
-from tournament.views.revisor.card import label, read_card
+from tournament.views.revisor.card import already_recorded, conflict_message, label, read_card
 from tournament.views.td.common import add_service_error
 
 TEMPLATE = "tournament/revisor/cards.html"
@@ -394,12 +394,7 @@ def _not_the_next_hand(request, card, form):
     number = form.cleaned_data["hand_number"]
     if number < card.next_hand:
         messages.error(
-            request,
-            _(
-                "Hand %(hand)d is already recorded at table %(table)d. "
-                "Reload to see it; the TD can correct it."
-            )
-            % {"hand": number, "table": card.table.number},
+            request, already_recorded(number, card.state.hands_played, card.table.number)
         )
         return fresh_card(request)
     if number > card.next_hand:
@@ -492,7 +487,7 @@ def confirm(request):
         recorded = hands.record_hand(table=table, actor_label=label(table), **form.service_kwargs())
     except (HandConflict, TableOver) as error:
         # Someone else recorded it (or the table is over): show the fresh card.
-        messages.error(request, str(error))
+        messages.error(request, conflict_message(error, table, number))
         return fresh_card(request)
     except ServiceError as error:
         add_service_error(form, error)

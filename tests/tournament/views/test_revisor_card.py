@@ -294,7 +294,13 @@ def test_calling_the_td_flags_the_table(revisor, table):
     assert response.status_code == 302
     call = TableCall.objects.get()
     assert (call.table_id, call.kind, call.note) == (table.pk, "dispute", "Back row?")
-    assert "The TD has been called" in revisor.get(CARD).content.decode()
+    page = revisor.get(CARD).content.decode()
+    assert "The TD has been called" in page
+    # One call at a time: the timer and the call form wait for the TD, and say so.
+    assert "Start the 10-second count" not in page and 'action="/r/card/call/"' not in page
+    assert (
+        "Timing a player and calling the TD come back once the TD has answered this call." in page
+    )
 
 
 def test_the_card_needs_a_bound_device(client, table):

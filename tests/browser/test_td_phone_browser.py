@@ -69,3 +69,40 @@ def test_the_players_pages_between_the_draw_and_the_first_hand_fit_a_phone(
         assert response.status == 200, url
         assert phone_page.locator(".notice.warning").first.is_visible(), url
         assert phone_page.evaluate("document.documentElement.scrollWidth") <= WIDTH, url
+
+
+# Every visible word of 4 to 15 letters that the page breaks inside: "word in .class".
+BROKEN_WORDS = r"""() => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const parent = text.parentElement;
+    if (!parent || !parent.getClientRects().length) continue;
+    if (getComputedStyle(parent).position === "absolute") continue;  // for screen readers
+    const word = /(?<![\p{L}\p{N}])[\p{L}\p{N}]{4,15}(?![\p{L}\p{N}])/gu;  // whole words
+    for (const match of text.data.matchAll(word)) {
+      const range = document.createRange();
+      range.setStart(text, match.index);
+      range.setEnd(text, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].filter((b) => b.width)
+        .map((b) => Math.round(b.top)));
+      if (lines.size > 1) found.push(match[0] + " in ." + parent.className);
+    }
+  }
+  return found;
+}"""
+
+
+def test_on_a_laptop_no_name_or_word_is_broken_inside(chromium_browser, live_server, td_user):
+    """At 1366 px a table squeezed a name's column into "Anderss/o/n" and "Wilhelmin/a":
+    from a tablet up a word breaks only where it cannot fit."""
+    scene = public_scenes.in_play(td_user)
+    context = chromium_browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    try:
+        log_in(page, live_server)
+        for name, url in td_pages(scene).items():
+            page.goto(live_server.url + url)
+            assert page.evaluate(BROKEN_WORDS) == [], name
+    finally:
+        context.close()

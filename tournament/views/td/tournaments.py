@@ -143,6 +143,19 @@ def _settings_context(form, once, **extra):
     }
 
 
+def _carry_out(request, form, action):
+    """(once, result): `action()` run once for the form's one-time key; result None when the
+    key, the form or the service refused (then the reason is on `form`)."""
+    once, key = _bound_once(request, form)
+    if key is None or not form.is_valid():
+        return once, None
+    try:
+        return once, submit_once(request, key, action)
+    except ServiceError as error:
+        add_service_error(form, error)
+        return once, None
+
+
 def _bound_once(request, form):
     """The submission key of a POST; a missing or broken one is reported on `form`."""
     once = OnceForm(request.POST)
@@ -170,25 +183,18 @@ def create(request):
         form = TournamentSettingsForm(initial=defaults)
         return render(request, template, _settings_context(form, OnceForm()))
     form = TournamentSettingsForm(request.POST)
-    once, key = _bound_once(request, form)
-    if key is not None and form.is_valid():
-        try:
-            created = submit_once(
-                request,
-                key,
-                lambda: registration.create_tournament(actor=request.user, **form.values()),
-            )
-        except ServiceError as error:
-            add_service_error(form, error)
-        else:
-            if created is ALREADY_DONE:
-                already_done(request)
-                return redirect("td:dashboard")
-            messages.success(
-                request,
-                _("Tournament %(name)s created. Register its players.") % {"name": created.name},
-            )
-            return redirect("td:players", created.pk)
+    once, created = _carry_out(
+        request, form, lambda: registration.create_tournament(actor=request.user, **form.values())
+    )
+    if created is ALREADY_DONE:
+        already_done(request)
+        return redirect("td:dashboard")
+    if created is not None:
+        messages.success(
+            request,
+            _("Tournament %(name)s created. Register its players.") % {"name": created.name},
+        )
+        return redirect("td:players", created.pk)
     return render(request, template, _settings_context(form, once), status=400)
 
 
@@ -207,24 +213,19 @@ def settings(request, tournament_id):
         form = TournamentSettingsForm(initial=initial)
         return render(request, template, _settings_context(form, OnceForm(), tournament=tournament))
     form = TournamentSettingsForm(request.POST, initial=initial)
-    once, key = _bound_once(request, form)
-    if key is not None and form.is_valid():
-        try:
-            done = submit_once(
-                request,
-                key,
-                lambda: registration.update_settings(
-                    tournament=tournament, actor=request.user, **form.values()
-                ),
-            )
-        except ServiceError as error:
-            add_service_error(form, error)
+    once, done = _carry_out(
+        request,
+        form,
+        lambda: registration.update_settings(
+            tournament=tournament, actor=request.user, **form.values()
+        ),
+    )
+    if done is not None:
+        if done is ALREADY_DONE:
+            already_done(request)
         else:
-            if done is ALREADY_DONE:
-                already_done(request)
-            else:
-                messages.success(request, _("Settings saved."))
-            return redirect(reverse("td:settings", args=[tournament.pk]))
+            messages.success(request, _("Settings saved."))
+        return redirect(reverse("td:settings", args=[tournament.pk]))
     return render(
         request, template, _settings_context(form, once, tournament=tournament), status=400
     )
@@ -236,26 +237,21 @@ def rename(request, tournament_id):
     """The name, corrected once the rules are fixed (a typo would stay on every page)."""
     tournament = get_tournament(tournament_id)
     form = TournamentNameForm(request.POST)
-    once, key = _bound_once(request, form)
-    if key is not None and form.is_valid():
-        try:
-            done = submit_once(
-                request,
-                key,
-                lambda: registration.rename_tournament(
-                    tournament=tournament, actor=request.user, name=form.cleaned_data["name"]
-                ),
-            )
-        except ServiceError as error:
-            add_service_error(form, error)
+    once, done = _carry_out(
+        request,
+        form,
+        lambda: registration.rename_tournament(
+            tournament=tournament, actor=request.user, name=form.cleaned_data["name"]
+        ),
+    )
+    if done is not None:
+        if done is ALREADY_DONE:
+            already_done(request)
         else:
-            if done is ALREADY_DONE:
-                already_done(request)
-            else:
-                messages.success(
-                    request, _("The tournament is now called %(name)s.") % {"name": done.name}
-                )
-            return redirect(reverse("td:settings", args=[tournament.pk]))
+            messages.success(
+                request, _("The tournament is now called %(name)s.") % {"name": done.name}
+            )
+        return redirect(reverse("td:settings", args=[tournament.pk]))
     context = _locked_context(tournament, form, once)
     return render(request, "tournament/td/tournaments/settings.html", context, status=400)
 

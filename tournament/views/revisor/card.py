@@ -292,9 +292,9 @@ def _refused(request, table, number, error):
         messages.error(
             request, _("Hand %(hand)d was not recorded: the table is over.") % {"hand": number}
         )
+        table.refresh_from_db()
     else:
-        messages.error(request, conflict_message(error, table, number))
-    table.refresh_from_db()
+        messages.error(request, conflict_message(error, table, number))  # reads the table afresh
     return _after_post(request)
 
 

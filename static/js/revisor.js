@@ -211,6 +211,20 @@
   // into them (htmx's load event comes a moment later, after the settle).
   document.addEventListener("htmx:afterSwap", function () { setUp(document); });
 
+  // htmx keeps a copy of the page for Back (the cards' check pushes a history entry:
+  // views/revisor/cards.py). The copy is the page's HTML: without the set-up marks, so
+  // that restored its forms (and the card picker) are set up again, and with what was
+  // typed as the fields' values, which HTML would otherwise leave out.
+  document.addEventListener("htmx:beforeHistorySave", function (event) {
+    [].forEach.call(event.detail.historyElt.querySelectorAll("form"), function (form) {
+      delete form.dataset.ready;
+      delete form.dataset.pickerReady;
+      [].forEach.call(form.querySelectorAll("input[type=text]"), function (input) {
+        input.setAttribute("value", input.value);
+      });
+    });
+  });
+
   function boot() {
     showBanner(navigator.onLine === false);
     if (window.htmx) window.htmx.onLoad(setUp); else setUp(document);

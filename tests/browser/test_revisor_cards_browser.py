@@ -217,3 +217,29 @@ def test_after_a_hand_by_cards_the_card_can_still_time_a_player(phone_page, live
     # The timer's script sets the card up once htmx has swapped it in: waited for.
     expect(page.get_by_role("button", name="Start the 10-second count")).to_be_visible()
     expect(page.get_by_role("button", name="Call the TD: the player timed out")).to_be_hidden()
+
+
+def test_back_from_the_check_returns_to_the_typed_cards(phone_page, live_server, table):
+    """A tablet's Back (or swipe) on the check is "Change the cards": the cards come back as
+    typed, and the hand is checked and recorded once. It used to leave for the score card."""
+    page = phone_page
+    open_cards(page, live_server, table)
+    for name, board in BOARDS.items():
+        for row, text in board.items():
+            page.get_by_label(f"{name}: {row}").fill(text)
+    page.get_by_role("button", name="Check the hand").click()
+    expect(page.get_by_text("Hand 1: announce it, then confirm")).to_be_visible()
+
+    page.go_back()
+    expect(page.get_by_role("heading", name="Hand 1: the cards")).to_be_visible()
+    assert re.search(r"/r/card/cards/$", page.url)
+    for name, board in BOARDS.items():
+        for row, text in board.items():
+            expect(page.get_by_label(f"{name}: {row}")).to_have_value(text)
+    assert not Hand.objects.exists()
+
+    page.get_by_role("button", name="Check the hand").click()
+    page.get_by_role("button", name="Confirm hand 1").click()
+    expect(page.get_by_text("Hand 1 recorded.")).to_be_visible()
+    assert Hand.objects.filter(table=table).count() == 1
+    assert totals(table) == {"Anna": 36, "Bo": -9, "Cia": -27}

@@ -283,6 +283,12 @@ def test_htmx_check_and_confirm_swap_the_main_part(revisor, table):
     assert checked.status_code == 200 and "HX-Request" in checked["Vary"]
     assert checked.content.decode().lstrip().startswith('<div id="revisor-main"')
     assert "Confirm hand 1" in checked.content.decode()
+    # The check is a step in the tablet's history: Back from it returns to the cards.
+    assert checked["HX-Push-Url"] == CHECK
+    refused = revisor.post(
+        CHECK, {**data, f"front_{positions(table)['Bo']}": "Qs 4h 2d"}, HTTP_HX_REQUEST="true"
+    )
+    assert refused.status_code == 400 and "HX-Push-Url" not in refused
     confirmed = revisor.post(CONFIRM, data, HTTP_HX_REQUEST="true")
     assert confirmed.status_code == 200 and confirmed["HX-Push-Url"] == CARD
     page = confirmed.content.decode()

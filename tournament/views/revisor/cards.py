@@ -469,7 +469,13 @@ def preview(request):
     except InvalidHand as error:  # the form checks rows and duplicates: a safety net
         form.add_error(None, invalid_hand_message(error, [s.player.name for s in card.playing]))
         return _render(request, card, form=form, status=400)
-    return _render(request, card, form=form, preview=scored)
+    response = _render(request, card, form=form, preview=scored)
+    if request.htmx:
+        # The check gets a place in the tablet's history: its Back (a button, a swipe)
+        # returns to the typed cards, as the page's own "Change the cards" does, instead
+        # of leaving them for the score card. Its address, loaded again, is the cards page.
+        response["HX-Push-Url"] = reverse("revisor:cards_preview")
+    return response
 
 
 @revisor_required

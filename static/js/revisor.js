@@ -211,6 +211,26 @@
   // into them (htmx's load event comes a moment later, after the settle).
   document.addEventListener("htmx:afterSwap", function () { setUp(document); });
 
+  // Every request says which table this page shows: a tab left on table 1 after table 2's
+  // link was opened in another tab is refused, not recorded at table 2
+  // (views/revisor/binding.py). htmx's requests in a header, a plain form's in a field.
+  function shownTable() { return document.body.dataset.revisorTable; }
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (shownTable()) event.detail.headers["X-Revisor-Table"] = shownTable();
+  });
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!shownTable() || (form.method || "").toLowerCase() !== "post") return;
+    var field = form.querySelector("input[name=revisor_table]");
+    if (!field) {
+      field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "revisor_table";
+      form.appendChild(field);
+    }
+    field.value = shownTable();
+  }, true);
+
   // htmx keeps a copy of the page for Back (the cards' check pushes a history entry:
   // views/revisor/cards.py). The copy is the page's HTML: without the set-up marks, so
   // that restored its forms (and the card picker) are set up again, and with what was

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.tournament.conftest import positions, totals
 from tournament.models import Hand
@@ -117,3 +118,30 @@ def test_a_reload_mid_entry_keeps_the_typed_points(phone_page, live_server, tabl
     assert page.get_by_label("Points for Anna").input_value() == ""
     pos = positions(table)
     assert {pos[n] for n in ("Anna", "Bo", "Cia")} == {0, 1, 2}
+
+
+def test_a_tab_left_on_another_table_records_nothing_there(phone_page, live_server):
+    """Table 1's link in one tab, then table 2's in another of the same browser: the first
+    tab, still showing table 1, is refused and shown table 2's card (its hand used to be
+    recorded at table 2, seat by seat)."""
+    from django.contrib.auth import get_user_model
+
+    td = get_user_model().objects.create_user("td", password="x-td-pass-1", is_staff=True)
+    tournament = registration.create_tournament(actor=td, name="Tab Cup", min_hands=20)
+    for name in ("Anna", "Bo", "Cia", "Dan", "Eva", "Fia"):
+        registration.register_player(tournament=tournament, actor=td, name=name)
+    level = draws.draw_first_level(tournament=tournament, actor=td, seed="tabs")
+    first, second = level.tables.order_by("number")
+    page = phone_page
+    open_card(page, live_server, first)
+    other = page.context.new_page()
+    open_card(other, live_server, second)
+    expect(other.get_by_text("Table 2 · level 1")).to_be_visible()
+
+    names = [s.player.name for s in first.seats.select_related("player").order_by("position")]
+    type_points(page, dict(zip(names, (4, -1, -3), strict=True)))
+    page.get_by_role("button", name="Record hand 1").click()
+    expect(page.get_by_text("This device now keeps table 2")).to_be_visible()
+    expect(page.get_by_text("Table 2 · level 1")).to_be_visible()
+    assert not Hand.objects.exists()
+    assert set(totals(second).values()) == {0}

@@ -174,6 +174,24 @@ def station_moved(request, binding):
     )
 
 
+SHOWN_HEADER = "X-Revisor-Table"
+SHOWN_FIELD = "revisor_table"
+
+
+def shown_table(request):
+    """The table the page that made this request showed (static/js/revisor.js sends it with
+    every htmx request and every form), or None when it does not say.
+
+    The binding is the browser's, the page a tab's: a tab left open on table 1 after table
+    2's link was opened in another tab would otherwise record its hand at table 2."""
+    value = request.headers.get(SHOWN_HEADER)
+    if value is None and request.method == "POST":
+        value = request.POST.get(SHOWN_FIELD)
+    if value is None:
+        return None
+    return int(value) if value.isdigit() and len(value) < 12 else -1
+
+
 def revisor_required(view):
     """Refuse before any view logic unless this device is bound to a table still in play."""
 
@@ -189,6 +207,18 @@ def revisor_required(view):
                 request,
                 _("Level %(level)d: this device now keeps table %(table)d.")
                 % {"level": binding.table.level.number, "table": binding.table.number},
+            )
+            return send_to(request, "revisor:card")
+        shown = shown_table(request)
+        if shown is not None and shown != binding.table.pk:
+            messages.error(
+                request,
+                _(
+                    "This device now keeps table %(table)d: its link or code was opened in "
+                    "another tab or window. Nothing was recorded from the page of the other "
+                    "table; this is table %(table)d's card."
+                )
+                % {"table": binding.table.number},
             )
             return send_to(request, "revisor:card")
         request.revisor_table = binding.table

@@ -40,12 +40,18 @@ venue: $(STAMP)
 # Restore a tournament's JSON backup (docs/backups.md): FILE=path, into DATABASE_URL, by
 # default the database `make venue` serves. A management command signs nothing, so the
 # restore needs no secret key of its own: a throwaway one unless one is set.
-RESTORE_DB = $(or $(DATABASE_URL),sqlite:///$(abspath $(or $(VENUE_DIR),var))/venue.sqlite3)
+# FILE, DATABASE_URL and VENUE_DIR reach the recipe through the environment (make exports
+# the variables given on its command line), never pasted into the shell line: a path with
+# a quote or a space ("TD's backup.json") is passed as it is. The command reads the file,
+# then opens the database, and only then migrates it and imports.
 restore: $(STAMP)
-	@test -n "$(FILE)" || { echo "Usage: make restore FILE=var/backups/<id>-<name>/backup-<time>.json [DATABASE_URL=...]" >&2; exit 1; }
-	@mkdir -p $(or $(VENUE_DIR),var)
-	DATABASE_URL='$(RESTORE_DB)' DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-restore-only}" $(BIN)/python manage.py migrate --noinput -v 0
-	DATABASE_URL='$(RESTORE_DB)' DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-restore-only}" $(BIN)/python manage.py import_tournament '$(FILE)'
+	@test -n "$$FILE" || { echo "Usage: make restore FILE=var/backups/<id>-<name>/backup-<time>.json [DATABASE_URL=...]" >&2; exit 1; }
+	@if [ -z "$$DATABASE_URL" ]; then \
+		venue_dir="$${VENUE_DIR:-var}" && mkdir -p "$$venue_dir" && \
+		DATABASE_URL="sqlite:///$$(cd "$$venue_dir" && pwd)/venue.sqlite3"; \
+	fi; \
+	DATABASE_URL="$$DATABASE_URL" DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-restore-only}" \
+		$(BIN)/python manage.py import_tournament --migrate "$$FILE"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -15,10 +15,15 @@ One command, run again every morning of the event:
    of the laptop's addresses (DEBUG off, plain HTTP: the venue Wi-Fi has no certificate),
    with threaded workers that keep each phone's connection (`WORKER_ARGS`).
 
+Before any of that it checks that the port is free: a second `make venue` (or anything
+else on the port) is told so in one line, before it migrates or prints a banner for a
+server that would not start.
+
 Run it as `python -m config.venue [--port 8000] [--workers 3]`.
 """
 
 import argparse
+import errno
 import io
 import ipaddress
 import os
@@ -31,6 +36,8 @@ from urllib.parse import urlsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TD_USERNAME = "td"
+# gunicorn listens on all of the laptop's addresses: phones reach it on the network's.
+BIND_ADDRESS = "0.0.0.0"
 
 # gunicorn's threaded workers, which keep a phone's connection between its polls. Nothing
 # stands in front of the laptop's gunicorn to buffer the room's phones, and a sync worker of
@@ -200,12 +207,46 @@ def banner(public_url, password, others=()):
     return text
 
 
+def port_refusal(port, host=BIND_ADDRESS):
+    """Why gunicorn could not listen on `host`:`port`, in one line, or None when it can.
+
+    Bound as gunicorn binds it (SO_REUSEADDR, so a port a stopped server left in TIME_WAIT
+    counts as free), then closed at once. What else runs on the port (a `make venue` still
+    serving, another server) is only found out here, before the database is touched.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            other = port + 1 if port < 65535 else 8000
+            if exc.errno == errno.EADDRINUSE:
+                return (
+                    f"Port {port} is in use: is `make venue` already running? Stop it, or "
+                    f"choose another port: VENUE_PORT={other} make venue"
+                )
+            return (
+                f"Port {port} cannot be used ({exc.strerror}): choose another port: "
+                f"VENUE_PORT={other} make venue"
+            )
+    return None
+
+
+def check_port(port, host=BIND_ADDRESS):
+    """Exit (status 1) with `port_refusal`'s line when the port cannot be listened on."""
+    refusal = port_refusal(port, host)
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        sys.exit(1)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=int(os.environ.get("VENUE_PORT", 8000)))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("VENUE_WORKERS", 3)))
     parser.add_argument("--var", default=os.environ.get("VENUE_DIR", str(BASE_DIR / "var")))
     args = parser.parse_args(argv)
+    check_port(args.port)  # before anything else: no migration, no banner for a dead server
 
     var_dir = Path(args.var).resolve()
     var_dir.mkdir(parents=True, exist_ok=True)
@@ -228,10 +269,13 @@ def main(argv=None):
         "gunicorn",
         "config.wsgi:application",
         "--bind",
-        f"0.0.0.0:{args.port}",
+        f"{BIND_ADDRESS}:{args.port}",
         "--workers",
         str(args.workers),
         *WORKER_ARGS,
+        # Ctrl+C writes the backups of the last changes before it ends (config/gunicorn.py).
+        "--config",
+        "python:config.gunicorn",
         "--access-logfile",
         "-",
     ]

@@ -23,10 +23,12 @@ from config import venue as venue_module
 from config.venue import (
     alternatives,
     banner,
+    check_port,
     choose_addresses,
     ensure_td_login,
     lan_addresses,
     manage,
+    port_refusal,
     venue_environment,
 )
 
@@ -328,3 +330,82 @@ def test_no_network_address_at_all_serves_this_laptop_only(monkeypatch, tmp_path
     assert lan_addresses({}) == []
     env = venue_environment(tmp_path, 8000, [], {})
     assert env["DJANGO_PUBLIC_URL"] == "http://127.0.0.1:8000"
+
+
+# ---------------------------------------------------------------- a port already in use
+
+
+@pytest.fixture
+def taken_port():
+    """A port a server is listening on (as a `make venue` still running would), on loopback:
+    gunicorn's bind on all addresses is refused all the same."""
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        yield server.getsockname()[1]
+
+
+def test_a_port_in_use_is_told_in_one_line(taken_port):
+    refusal = port_refusal(taken_port)
+    assert refusal == (
+        f"Port {taken_port} is in use: is `make venue` already running? Stop it, or choose "
+        f"another port: VENUE_PORT={taken_port + 1} make venue"
+    )
+    assert "\n" not in refusal
+
+
+def test_a_free_port_is_left_free():
+    port = free_port()
+    assert port_refusal(port) is None
+    # Checked and closed again: gunicorn (here a second check) can bind it right after.
+    assert port_refusal(port) is None
+    check_port(port)  # nothing said, no exit
+
+
+def test_a_port_in_use_stops_make_venue_before_it_migrates_or_prints_a_banner(
+    taken_port, tmp_path, monkeypatch, capsys
+):
+    ran = []
+    monkeypatch.setattr(venue_module, "manage", lambda *args, **kwargs: ran.append(args))
+    monkeypatch.setattr(venue_module, "lan_addresses", lambda *args: ran.append("addresses"))
+    monkeypatch.setattr(venue_module.os, "execve", lambda *args: ran.append("gunicorn"))
+    with pytest.raises(SystemExit) as stopped:
+        venue_module.main(["--port", str(taken_port), "--var", str(tmp_path / "var")])
+    assert stopped.value.code == 1
+    printed = capsys.readouterr()
+    assert printed.err == port_refusal(taken_port) + "\n"
+    assert "serving the room" not in printed.out and "TD login" not in printed.out
+    assert ran == []  # no migration, no address, no server
+    assert not (tmp_path / "var").exists()  # nothing made either
+
+
+def test_make_venue_on_a_port_in_use_says_so_and_fails(taken_port, tmp_path):
+    """The real command, as `make venue` runs it: one line, a failed status, no migration."""
+    done = subprocess.run(
+        [sys.executable, "-m", "config.venue"],
+        cwd=ROOT,
+        env={**clean_environ(), "VENUE_DIR": str(tmp_path), "VENUE_PORT": str(taken_port)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.strip() == port_refusal(taken_port)
+    assert not (tmp_path / "venue.sqlite3").exists()
+
+
+def test_the_venue_server_writes_the_waiting_backups_as_it_stops(tmp_path, monkeypatch, capsys):
+    """gunicorn runs with config/gunicorn.py, whose on_exit (Ctrl+C) writes the changes the
+    backups' catch-up had waiting (tests/production/test_backup_at_shutdown.py runs it)."""
+    ran = []
+    monkeypatch.setattr(venue_module, "manage", lambda *args, **kwargs: None)
+    monkeypatch.setattr(venue_module, "lan_addresses", lambda *args: ["192.0.2.7"])
+    monkeypatch.setattr(venue_module, "ensure_td_login", lambda *args: "pw")
+    monkeypatch.setattr(venue_module.os, "execve", lambda path, argv, env: ran.append(argv))
+    monkeypatch.setattr(venue_module.os, "chdir", lambda path: None)
+    venue_module.main(["--port", str(free_port()), "--var", str(tmp_path / "var")])
+    (argv,) = ran
+    assert argv[argv.index("--config") + 1] == "python:config.gunicorn"
+    capsys.readouterr()

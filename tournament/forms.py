@@ -35,6 +35,7 @@ from tournament.names import (
     check_shown,
     clean_name,
     compare_list,
+    strip_invisible,
 )
 from tournament.services.backup_schema import MAX_BYTES, parse_backup
 from tournament.services.errors import InvalidEntry
@@ -43,6 +44,7 @@ from tournament.services.registration import MIN_HANDS_RANGE, taken_names
 from tournament.validation import clean_int, clean_text
 
 MAX_HAND_NUMBER = 32767  # the Hand.number column (PositiveSmallIntegerField)
+MAX_ID = 2**63 - 1  # a primary key (BigAutoField)
 MAX_LIST_LINES = 1000  # a pasted player list longer than this is refused whole
 MAX_BACKUP_BYTES = MAX_BYTES
 
@@ -161,14 +163,35 @@ def _reason_field(model, field="reason", **kwargs):
 # ---------------------------------------------------------------- tournament and players
 
 
+class NameField(TextField):
+    """A name as the services keep it (`names.clean_name`): clean text that shows as
+    something, without characters that turn its direction, nor invisible ones at its ends."""
+
+    def to_python(self, value):
+        return strip_invisible(super().to_python(value))
+
+    def clean(self, value):
+        text = super().clean(value)
+        if text:
+            _entry(check_shown, text, label=str(self.label or _("This field")))
+        return text
+
+
+def _tournament_name_field():
+    return NameField(max_length=max_length(Tournament, "name"), label=_verbose(Tournament, "name"))
+
+
 class TournamentSettingsForm(forms.ModelForm):
     """A new tournament's settings, or a change of them before the first draw.
 
     The view calls `registration.create_tournament(actor=..., **form.values())` or
     `registration.update_settings(tournament=..., actor=..., **form.values())`.
+    A name another tournament has is refused by the service (`registration.TournamentNameTaken`,
+    which the view shows next to the name): checked here, it would refuse a resent form
+    that its one-time key answers "already done".
     """
 
-    name = TextField(max_length=max_length(Tournament, "name"), label=_verbose(Tournament, "name"))
+    name = _tournament_name_field()
     min_hands = WholeNumberField(
         min_value=MIN_HANDS_RANGE[0],
         max_value=MIN_HANDS_RANGE[1],
@@ -200,17 +223,6 @@ class TournamentSettingsForm(forms.ModelForm):
     def values(self):
         """The settings as the registration services take them (after is_valid())."""
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
-
-
-class NameField(TextField):
-    """A name as the services keep it (`names.clean_name`): clean text that shows as
-    something, without characters that turn its direction."""
-
-    def clean(self, value):
-        text = super().clean(value)
-        if text:
-            _entry(check_shown, text, label=str(self.label or _("This field")))
-        return text
 
 
 class ConfirmNamesField(forms.MultipleChoiceField):
@@ -245,7 +257,7 @@ class TournamentNameForm(forms.Form):
     The view calls `registration.rename_tournament(tournament=..., actor=..., name=...)`.
     """
 
-    name = TextField(max_length=max_length(Tournament, "name"), label=_verbose(Tournament, "name"))
+    name = _tournament_name_field()
 
 
 class PlayerForm(forms.Form):
@@ -658,15 +670,28 @@ class CorrectionForm(forms.Form):
     """The TD's correction of a recorded hand: a hand form and a reason.
 
     Use CorrectPointsForm or CorrectCardsForm; the view calls
-    `hands.correct_hand(hand=..., actor=..., **form.service_kwargs())`.
+    `hands.correct_hand(hand=..., actor=..., **form.service_kwargs())`. The number of
+    the version the page showed travels with it (hidden, `initial={"version": ...}`), so
+    that the service refuses it when the hand was corrected meanwhile.
     """
 
     reason = _reason_field(HandVersion)
+    version = WholeNumberField(
+        min_value=1,
+        max_value=MAX_HAND_NUMBER,
+        label=_("Version"),
+        widget=forms.HiddenInput,
+        message=_("The hand's version is missing; reload the page."),
+    )
 
     def service_kwargs(self):
         kwargs = super().service_kwargs()
         del kwargs["hand_number"]  # the hand is the page's; the view checks they match
-        return {**kwargs, "reason": self.cleaned_data["reason"]}
+        return {
+            **kwargs,
+            "reason": self.cleaned_data["reason"],
+            "based_on_version": self.cleaned_data["version"],
+        }
 
 
 class CorrectPointsForm(CorrectionForm, HandPointsForm):
@@ -680,17 +705,10 @@ class CorrectCardsForm(CorrectionForm, HandCardsForm):
 class RevisorFixCardsForm(CorrectCardsForm):
     """The revisor's fix of the last hand by cards (entry, check, confirm).
 
-    The version being fixed travels with the cards, so that a fix read out to the
-    table as "was -14, now +36" is not saved over a correction made meanwhile.
+    The version being fixed travels with the cards (CorrectionForm's `version`), so that
+    a fix read out to the table as "was -14, now +36" is not saved over a correction made
+    meanwhile.
     """
-
-    version = WholeNumberField(
-        min_value=1,
-        max_value=MAX_HAND_NUMBER,
-        label=_("Version"),
-        widget=forms.HiddenInput,
-        message=_("The hand's version is missing; reload the page."),
-    )
 
 
 # ---------------------------------------------------------------- the TD's decisions
@@ -743,9 +761,12 @@ class RescindForm(forms.Form):
 class TieForm(forms.Form):
     """The TD settles a tie for first: the winner among the tied players, and why.
 
-    `leaders` are Player objects (or Seats, whose `.player` is taken); `decided`, the
-    player a settled tie was decided for (deciding it again names someone else);
-    `hands.settle_tie(table=..., actor=..., **form.service_kwargs())`.
+    `leaders` are Player objects (or Seats, whose `.player` is taken); `settlement`, the
+    TieSettlement that decides the tie as the page shows it, or None while it is open
+    (deciding it again names someone else). The page's settlement travels with the form
+    (hidden, empty for none), so that the service refuses a decision made from a page
+    that showed the tie otherwise: `hands.settle_tie(table=..., actor=...,
+    **form.service_kwargs())`.
     """
 
     winner = forms.ChoiceField(
@@ -754,12 +775,22 @@ class TieForm(forms.Form):
         error_messages=_choice_messages(_("Winner")),
     )
     reason = _reason_field(TieSettlement)
+    settlement = WholeNumberField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        label=_("Decision on the tie"),
+        widget=forms.HiddenInput,
+        message=_("This form is out of date: reload the page and send it again."),
+    )
 
-    def __init__(self, *args, leaders, decided=None, **kwargs):
+    def __init__(self, *args, leaders, settlement=None, **kwargs):
         super().__init__(*args, **kwargs)
         players = [getattr(leader, "player", leader) for leader in leaders]
         self.leaders = {str(player.pk): player for player in players}
-        self.decided = decided
+        self.decided = settlement.winner if settlement is not None else None
+        if not self.is_bound:
+            self.initial.setdefault("settlement", settlement.pk if settlement else None)
         self.fields["winner"].choices = [(key, p.name) for key, p in self.leaders.items()]
 
     def clean_winner(self):
@@ -772,16 +803,31 @@ class TieForm(forms.Form):
         return winner
 
     def service_kwargs(self):
-        return {"winner": self.cleaned_data["winner"], "reason": self.cleaned_data["reason"]}
+        return {
+            "winner": self.cleaned_data["winner"],
+            "reason": self.cleaned_data["reason"],
+            "based_on_settlement": self.cleaned_data["settlement"],
+        }
 
 
 class RedrawForm(forms.Form):
-    """`draws.redraw_level(level=..., actor=..., **form.service_kwargs())`."""
+    """`draws.redraw_level(level=..., actor=..., **form.service_kwargs())`.
+
+    The id of the draw the page showed travels with it (hidden, `initial={"draw": ...}`),
+    so that the service refuses to redo a draw that was redone meanwhile.
+    """
 
     reason = _reason_field(Draw)
+    draw = WholeNumberField(
+        min_value=1,
+        max_value=MAX_ID,
+        label=_("Draw"),
+        widget=forms.HiddenInput,
+        message=_("This form is out of date: reload the page and send it again."),
+    )
 
     def service_kwargs(self):
-        return {"reason": self.cleaned_data["reason"]}
+        return {"reason": self.cleaned_data["reason"], "based_on_draw": self.cleaned_data["draw"]}
 
 
 class ImportForm(forms.Form):

@@ -5,6 +5,8 @@ The one place for the rules the forms, the services and the import all apply:
 - A name must show as something: not only invisible characters (zero-width spaces,
   Hangul fillers, the blank Braille pattern...), and no character that turns the
   direction of the text around (a name could then show as another).
+- Invisible characters at either end of a name are dropped, as blanks are ("Anna\u200b"
+  is kept as "Anna", which it shows as); inside a name they are kept as typed.
 - The same name: the very same text, as it is kept (trimmed, one space between words).
   A tournament never has two players of the same name: the second is "already
   registered", and a pasted list skips it.
@@ -37,8 +39,40 @@ _NOTHING_TO_SEE = frozenset({"Cc", "Cf", "Cs", "Cn", "Zs", "Zl", "Zp", "Mn", "Mc
 _DIRECTION = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
 
 
+# Characters that draw nothing, dropped at either end of a name (with blanks): zero-width
+# space, non-joiner and joiner, word joiner, byte order mark, soft hyphen, Mongolian vowel
+# separator, the invisible operators, and the fillers. Not the direction marks (U+200E,
+# U+200F: an Arabic or Hebrew name may need its own) nor tag characters (they end a flag).
+_INVISIBLE_AT_ENDS = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u2061\u2062\u2063\u2064")
+_INVISIBLE_AT_ENDS |= _FILLERS
+# A joiner or non-joiner right after a virama shapes the consonant before it (the older
+# Malayalam chillu letters end so): part of the name, kept.
+_SHAPING = frozenset("\u200c\u200d")
+_VIRAMA = 9  # the canonical combining class of viramas
+
+
 def _shows(char):
     return char not in _FILLERS and unicodedata.category(char) not in _NOTHING_TO_SEE
+
+
+def _blank(char):
+    return char.isspace() or char in _INVISIBLE_AT_ENDS
+
+
+def strip_invisible(text):
+    """`text` without the blanks and invisible characters at its ends (inside it, they
+    stay). A text with nothing to see is left whole, for `check_shown` to name what it is
+    made of."""
+    start, end = 0, len(text)
+    while start < end and _blank(text[start]):
+        start += 1
+    while end > start and _blank(text[end - 1]):
+        after_virama = end - 2 >= start and unicodedata.combining(text[end - 2]) == _VIRAMA
+        if text[end - 1] in _SHAPING and after_virama:
+            break
+        end -= 1
+    stripped = text[start:end]
+    return stripped if any(_shows(c) for c in stripped) else text
 
 
 def check_shown(text, *, label):
@@ -65,7 +99,10 @@ def check_shown(text, *, label):
 
 
 def clean_name(value, *, label, max_length, empty=None):
-    """A name as it is kept (`validation.clean_text`), refused if it would not show."""
+    """A name as it is kept (`validation.clean_text`, invisible characters at its ends
+    dropped), refused if it would not show."""
+    if isinstance(value, str):
+        value = strip_invisible(value)
     text = clean_text(value, label=label, max_length=max_length, empty=empty)
     return check_shown(text, label=label)
 

@@ -91,6 +91,7 @@ def in_play(actor=None):
         hand=Hand.objects.get(table=first, number=1),
         actor=actor,
         reason=HAND_REASON,
+        based_on_version=1,
         points={0: 12, 1: -4, 2: -8},
         fantasyland={0},
     )
@@ -131,6 +132,7 @@ def finished(actor=None):
         hand=Hand.objects.get(table=final, number=2),
         actor=actor,
         reason=HAND_REASON,
+        based_on_version=1,
         points={0: 3, 1: -3},
     )
     assert draws.advance(tournament=tournament, actor=actor, seed="long names end") is None

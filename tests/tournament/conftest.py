@@ -47,9 +47,15 @@ def names(count):
 
 @pytest.fixture
 def make_tournament(td_user):
+    unnamed = []
+
     def make(players=3, **settings):
+        # "SM 2026", then "SM 2026 (2)"...: no two tournaments have the same name.
+        default = f"SM 2026 ({len(unnamed) + 1})" if unnamed else "SM 2026"
+        if "name" not in settings:
+            unnamed.append(default)
         tournament = registration.create_tournament(
-            actor=td_user, name=settings.pop("name", "SM 2026"), **settings
+            actor=td_user, name=settings.pop("name", default), **settings
         )
         for name in names(players) if isinstance(players, int) else players:
             registration.register_player(tournament=tournament, actor=td_user, name=name)

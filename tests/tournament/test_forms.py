@@ -515,16 +515,20 @@ def test_cards_form_records_a_hand(make_tournament, td_user):
 # ---------------------------------------------------------------- corrections
 
 
-def test_a_points_correction_needs_a_reason():
+def test_a_points_correction_needs_a_reason_and_the_version_it_was_made_from():
     form = CorrectPointsForm(points_data(5, -3, -2), seats=SEATS)
     assert not form.is_valid()
     assert errors(form, "reason") == ["Reason must not be empty."]
-    assert list(form.fields)[-3:] == ["reason", "hand_number", "idempotency_key"]
+    assert errors(form, "version") == ["The hand's version is missing; reload the page."]
+    assert list(form.fields)[-4:] == ["reason", "version", "hand_number", "idempotency_key"]
+    assert form["version"].field.widget.is_hidden
 
 
 def test_a_points_correction_gives_the_service_its_arguments():
     form = CorrectPointsForm(
-        points_data(4, -4, 0, fantasyland_2="on", reason="  Revisor swapped\r\nBo and Anna "),
+        points_data(
+            4, -4, 0, fantasyland_2="on", reason="  Revisor swapped\r\nBo and Anna ", version="3"
+        ),
         seats=SEATS,
     )
     assert form.is_valid(), form.errors
@@ -533,26 +537,28 @@ def test_a_points_correction_gives_the_service_its_arguments():
         "points": {0: 4, 1: -4, 2: 0},
         "fantasyland": {2},
         "reason": "Revisor swapped\nBo and Anna",
+        "based_on_version": 3,
     }
 
 
 def test_a_correction_reason_is_held_to_the_column():
-    long = CorrectPointsForm(points_data(1, -1, 0, reason="r" * 501), seats=SEATS)
+    long = CorrectPointsForm(points_data(1, -1, 0, reason="r" * 501, version="1"), seats=SEATS)
     assert not long.is_valid()
     assert errors(long, "reason") == ["Reason can have at most 500 characters (it has 501)."]
-    assert CorrectPointsForm(points_data(1, -1, 0, reason="r" * 500), seats=SEATS).is_valid()
+    fits = points_data(1, -1, 0, reason="r" * 500, version="1")
+    assert CorrectPointsForm(fits, seats=SEATS).is_valid()
 
 
 def test_a_cards_correction():
-    form = CorrectCardsForm(cards_data(reason="Wrong back for Bo"), seats=SEATS)
+    form = CorrectCardsForm(cards_data(reason="Wrong back for Bo", version="2"), seats=SEATS)
     assert form.is_valid(), form.errors
     kwargs = form.service_kwargs()
-    assert kwargs["reason"] == "Wrong back for Bo"
+    assert kwargs["reason"] == "Wrong back for Bo" and kwargs["based_on_version"] == 2
     assert kwargs["boards"][1]["back"] == "9s Th Jd Qc Kc"
     assert "hand_number" not in kwargs
-    bad = CorrectCardsForm(cards_data(front_0="Qs Qh"), seats=SEATS)
+    bad = CorrectCardsForm(cards_data(front_0="Qs Qh", version="x"), seats=SEATS)
     assert not bad.is_valid()
-    assert set(bad.errors) == {"front_0", "reason"}
+    assert set(bad.errors) == {"front_0", "reason", "version"}
 
 
 # ---------------------------------------------------------------- penalties, ties, redraws
@@ -632,7 +638,22 @@ def test_tie_form_chooses_among_the_tied_players(make_tournament, td_user):
     leaders = [players["Anna"], players["Bo"]]
     form = TieForm({"winner": str(players["Bo"].pk), "reason": "High card"}, leaders=leaders)
     assert form.is_valid(), form.errors
-    assert form.service_kwargs() == {"winner": players["Bo"], "reason": "High card"}
+    # No settlement sent: the page showed the tie open.
+    assert form.service_kwargs() == {
+        "winner": players["Bo"],
+        "reason": "High card",
+        "based_on_settlement": None,
+    }
+    shown = TieForm(
+        {"winner": str(players["Bo"].pk), "reason": "x", "settlement": "12"}, leaders=leaders
+    )
+    assert shown.is_valid() and shown.service_kwargs()["based_on_settlement"] == 12
+    damaged = TieForm(
+        {"winner": str(players["Bo"].pk), "reason": "x", "settlement": "?"}, leaders=leaders
+    )
+    assert errors(damaged, "settlement") == [
+        "This form is out of date: reload the page and send it again."
+    ]
     outsider = TieForm({"winner": str(players["Cia"].pk), "reason": "x"}, leaders=leaders)
     assert not outsider.is_valid()
     assert errors(outsider, "winner") == ["Winner: choose one of the options."]
@@ -650,9 +671,12 @@ def test_redraw_form():
     assert errors(RedrawForm({"reason": "r" * 301}), "reason") == [
         "Reason can have at most 300 characters (it has 301)."
     ]
-    form = RedrawForm({"reason": "r" * 300})
+    form = RedrawForm({"reason": "r" * 300, "draw": "7"})
     assert form.is_valid()
-    assert form.service_kwargs() == {"reason": "r" * 300}
+    assert form.service_kwargs() == {"reason": "r" * 300, "based_on_draw": 7}
+    assert errors(RedrawForm({"reason": "x"}), "draw") == [
+        "This form is out of date: reload the page and send it again."
+    ]
 
 
 # ---------------------------------------------------------------- import

@@ -5,6 +5,7 @@ audit entry. Views, admin, management commands and tests all call these.
 """
 
 from tournament.services.errors import (
+    Conflict,
     DrawLocked,
     HandConflict,
     InvalidEntry,
@@ -14,6 +15,7 @@ from tournament.services.errors import (
 )
 
 __all__ = [
+    "Conflict",
     "DrawLocked",
     "HandConflict",
     "InvalidEntry",

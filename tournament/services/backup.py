@@ -7,9 +7,9 @@ The work is split in four modules; this one names what callers use:
   encoding, nesting depth, then JSON) and `check_backup(data)` (every field
   against its model column, and the file against itself);
 - `backup_verify`: every cached number checked against the history it follows from;
-- `backup_import`: `import_tournament(data, actor=...)` for parsed data and
-  `import_backup(raw, actor=...)` for a file's bytes (the page's upload and the
-  `import_tournament` command), all or nothing.
+- `backup_import`: `import_tournament(data, actor=...)` for parsed data (the
+  `import_tournament` command, which parses the file before it opens the database) and
+  `import_backup(raw, actor=...)` for a file's bytes (the page's upload), all or nothing.
 """
 
 from tournament.services.backup_export import FORMAT, VERSION, export_tournament

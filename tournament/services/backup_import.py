@@ -43,7 +43,8 @@ from tournament.services.backup_verify import (
     table_key,
 )
 from tournament.services.errors import InvalidEntry
-from tournament.services.registration import SETTINGS
+from tournament.services.locking import lock_tournament_names
+from tournament.services.registration import SETTINGS, tournament_named_like
 
 BATCH = 500
 
@@ -306,11 +307,13 @@ def _versions(data):
 
 
 def _refuse_what_the_database_has(data):
-    name = data["settings"]["name"]
-    if Tournament.objects.filter(name=name).exists():
+    # The same name as the TD's create and rename refuse: case, accents and blanks aside.
+    lock_tournament_names()
+    taken = tournament_named_like(data["settings"]["name"])
+    if taken is not None:
         raise InvalidEntry(
             _("A tournament named “%(name)s” already exists: the backup is not imported.")
-            % {"name": name}
+            % {"name": taken}
         )
     where_of = {version["idempotency_key"]: where for where, version in _versions(data)}
     keys = list(where_of)
@@ -336,8 +339,8 @@ def import_tournament(data, *, actor=None):
 
     Refused (InvalidEntry, naming the place in the file) when the data is
     malformed, contradicts itself or its history, or a tournament of that name
-    already exists. Users are matched by username; a missing user leaves the
-    field empty (audit entries keep the label).
+    (case, accents and blanks aside) already exists. Users are matched by username;
+    a missing user leaves the field empty (audit entries keep the label).
     """
     data = check_backup(data)
     check_facts(data)

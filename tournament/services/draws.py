@@ -18,10 +18,11 @@ from tournament.models import (
 )
 from tournament.seating import new_seed, seat_players
 from tournament.services import audit, autobackup
-from tournament.services.errors import DrawLocked, NotAllowed
+from tournament.services.errors import Conflict, DrawLocked, NotAllowed
 from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
 from tournament.services.recompute import refresh_table, store
 from tournament.services.revisor_access import access_fields
+from tournament.services.stale import by_whom, clock
 from tournament.state import conclude_table, seat_inputs
 from tournament.table_state import start
 from tournament.validation import clean_int, clean_text, saved
@@ -126,9 +127,43 @@ def draw_first_level(*, tournament, actor, seed=None):
     return level
 
 
+def _check_based_on(level, current, based_on_draw):
+    """Refuse a redraw asked for from a page that showed another draw than `current`."""
+    if based_on_draw == current.pk:
+        return
+    if current.number == 1:  # never redone: not a draw of this level's page
+        raise Conflict(_("This form is out of date: reload the page and send it again."))
+    who = by_whom(current.created_by)
+    params = {
+        "level": level.number,
+        "time": clock(current.created_at),
+        "who": who,
+        "reason": current.reason,
+    }
+    if who:
+        message = _(
+            "The draw of level %(level)d was already redone at %(time)s by %(who)s "
+            "(reason: %(reason)s): check the new seating; redo it again from the fresh "
+            "page if needed."
+        )
+    else:
+        message = _(
+            "The draw of level %(level)d was already redone at %(time)s (reason: "
+            "%(reason)s): check the new seating; redo it again from the fresh page if needed."
+        )
+    raise Conflict(message % params)
+
+
 @transaction.atomic
-def redraw_level(*, level, actor, reason, seed=None):
-    """Redo a level's draw, with a reason; only until its first hand is recorded."""
+def redraw_level(*, level, actor, reason, seed=None, based_on_draw=None):
+    """Redo a level's draw, with a reason; only until its first hand is recorded.
+
+    `based_on_draw`: the id of the draw the TD's page showed. When the level has another
+    current draw now (redone meanwhile in another tab), nothing is redrawn: a Conflict
+    says when, by whom and why it was redone, so that a draw the TD never saw is not
+    replaced. Checked under the level's locks. None (not checked) only for the redraw
+    that a change of the field makes (services/registration.py), which has no such page.
+    """
     level = saved(level, Level, label=_("The level"))
     tournament = lock_tournament(level.tournament)
     _lock_level_tables(level)
@@ -145,6 +180,8 @@ def redraw_level(*, level, actor, reason, seed=None):
     if level_started(level):
         raise DrawLocked(_("The first hand of this level is recorded: the draw is locked."))
     old = current_draw(level)
+    if based_on_draw is not None:
+        _check_based_on(level, old, based_on_draw)
     if level.number == 1:
         # The field as it is now: a player added, withdrawn or brought back since the draw
         # (services/registration.py) is drawn, or not, with everyone else.

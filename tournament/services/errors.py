@@ -13,8 +13,15 @@ class InvalidEntry(ServiceError):
     """The input itself is wrong (points that do not sum to zero, a card twice...)."""
 
 
-class HandConflict(ServiceError):
-    """Another submission already recorded this hand number (e.g. a second tablet)."""
+class Conflict(ServiceError):
+    """The form was based on something that changed since its page was shown (another tab,
+    another device, another TD): refused, so that an older page never overrides a newer
+    decision. The message says what changed, who changed it and when, and what to do."""
+
+
+class HandConflict(Conflict):
+    """Another submission already recorded this hand number (e.g. a second tablet), or
+    corrected the hand since the correction's page was shown."""
 
 
 class TableOver(ServiceError):

@@ -20,8 +20,9 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
-from tournament.services import audit, autobackup
+from tournament.services import audit
 from tournament.services.errors import (
+    Conflict,
     HandConflict,
     InvalidEntry,
     NotAllowed,
@@ -30,13 +31,13 @@ from tournament.services.errors import (
 )
 from tournament.services.locking import lock_table, lock_table_and_seats
 from tournament.services.recompute import recompute_table, store
+from tournament.services.stale import by_whom, clock
 from tournament.state import (
     cached_progress,
     cached_state,
     conclude_table,
     concluded,
     history_state,
-    settled_winner_seat,
     table_seats,
 )
 from tournament.table_state import HandInput, ResultInput, play, repeat_broken
@@ -422,8 +423,28 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         },
         after={"hand": hand_number, "mode": mode, "results": _describe(seats, lines)},
     )
-    autobackup.after_hand(tournament.pk)
     return Recorded(hand, created=True, seats=tuple(all_seats), state=after)
+
+
+def _check_based_on(hand, current, based_on_version):
+    """Refuse a correction made from another version of the hand than its `current` one."""
+    if type(based_on_version) is not int:
+        raise InvalidEntry(_("The hand's version is missing; reload the page."))
+    if based_on_version == current.version:
+        return
+    who = by_whom(current.created_by, current.entered_by_label)
+    params = {"hand": hand.number, "time": clock(current.created_at), "who": who}
+    if who:
+        message = _(
+            "Hand %(hand)d was changed at %(time)s by %(who)s after this page was opened: "
+            "reload to see it, then correct it again."
+        )
+    else:
+        message = _(
+            "Hand %(hand)d was changed at %(time)s after this page was opened: "
+            "reload to see it, then correct it again."
+        )
+    raise HandConflict(message % params)
 
 
 @transaction.atomic
@@ -432,6 +453,7 @@ def correct_hand(
     hand,
     actor,
     reason,
+    based_on_version,
     points=None,
     boards=None,
     fantasyland=(),
@@ -440,6 +462,12 @@ def correct_hand(
     only_if_last=False,
 ):
     """The TD replaces a recorded hand's content; the old version is kept.
+
+    `based_on_version`: the number of the hand's version the correction was made from
+    (the one its page showed). When the hand has another current version now (the TD
+    corrected it in another tab, or the revisor fixed it), the correction is refused
+    with a HandConflict saying who changed it and when: a page left open never replaces
+    a correction made meanwhile. Checked under the table's lock.
 
     `only_if_last`: the revisor's "fix the last hand", allowed until the next hand
     is recorded (checked under the table's lock); after that only the TD corrects.
@@ -461,15 +489,16 @@ def correct_hand(
             _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
             % {"hand": hand.number}
         )
+    history = history_state(table)
+    index = next(i for i, v in enumerate(history.versions) if v.hand_id == hand.pk)
+    old, how = history.versions[index], history.played[index]
+    _check_based_on(hand, old, based_on_version)
     reason = clean_text(
         reason,
         label=_("The reason"),
         max_length=REASON_LENGTH,
         empty=_("A correction needs a reason."),
     )
-    history = history_state(table)
-    index = next(i for i, v in enumerate(history.versions) if v.hand_id == hand.pk)
-    old, how = history.versions[index], history.played[index]
     old_results = {r.seat_id: r for r in old.results.all()}
     seats = [s for s in history.seats if s.id in old_results]
     mode, lines = _lines(
@@ -531,33 +560,79 @@ def correct_hand(
         before={"version": old.version, "mode": old.mode, "results": before},
         after={"version": version.version, "mode": mode, "results": _describe(seats, lines)},
     )
-    autobackup.after_hand(table.level.tournament_id)
     return Recorded(hand, created=True)
 
 
 def _tie(table):
-    """The table's tie for first and how it stands: (state, seats, leaders, decided).
+    """The table's tie for first and how it stands: (state, seats, leaders, settlement).
 
     `state` is the table concluded without any settlement, so that `leaders` maps the tied
-    players' ids to their seats whether the TD has settled the tie or not; `decided` is the
-    leader the latest settlement made the winner, or None. 1 query, 2 while tied.
+    players' ids to their seats whether the TD has settled the tie or not; `settlement` is
+    the latest TieSettlement when its winner is among the leaders (the one that decides
+    the table, as the score card shows it), or None. 1 query, 2 while tied.
     """
     seats = table_seats(table)
     penalty_points = {s.id: s.penalty_points for s in seats}
     state = conclude_table(table, seats, cached_progress(table, seats), penalty_points, None)
     leaders = {s.player_id: s for s in seats if s.id in state.tied_leader_ids}
-    settled = settled_winner_seat(table, seats) if leaders else None
-    decided = next((s for s in leaders.values() if s.id == settled), None)
-    return state, seats, leaders, decided
+    settlement = None
+    if leaders:
+        settlement = (
+            TieSettlement.objects.filter(table=table)
+            .select_related("winner", "created_by")
+            .order_by("-id")
+            .first()
+        )
+        if settlement is not None and settlement.winner_id not in leaders:
+            settlement = None  # no tie for it to settle (any more): it decides nothing
+    return state, seats, leaders, settlement
+
+
+# `settle_tie(based_on_settlement=...)` left out: not checked (the simulation, which
+# settles what it reads itself, with no page in between).
+NOT_CHECKED = object()
+
+
+def tie_decided_meanwhile(table, settlement):
+    """The refusal of a decision on the tie at `table` made from a page that showed another
+    decision than `settlement` (the one that decides the table now, or None)."""
+    if settlement is None:
+        # The decision the page showed decides nothing any more (a correction changed
+        # who is tied): the page is out of date.
+        return Conflict(_("This form is out of date: reload the page and send it again."))
+    who = by_whom(settlement.created_by)
+    params = {
+        "table": table.number,
+        "name": settlement.winner.name,
+        "who": who,
+        "time": clock(settlement.created_at),
+    }
+    if who:
+        message = _(
+            "The tie at table %(table)d was already decided for %(name)s by %(who)s at "
+            "%(time)s: use “Decide the tie again” to change it."
+        )
+    else:
+        message = _(
+            "The tie at table %(table)d was already decided for %(name)s at %(time)s: "
+            "use “Decide the tie again” to change it."
+        )
+    return Conflict(message % params)
 
 
 @transaction.atomic
-def settle_tie(*, table, actor, winner, reason):
+def settle_tie(*, table, actor, winner, reason, based_on_settlement=NOT_CHECKED):
     """The TD decides a tie for first (e.g. by a card draw) instead of playing on.
 
     Until the level closes, a settled tie can be decided again for another of the tied
     players (a wrong click, a card draw misreported): the latest settlement counts, and
     every earlier one is kept, with the change in the log.
+
+    `based_on_settlement`: the id of the settlement that decided the tie on the page the
+    TD confirmed from, or None when it showed the tie undecided. When another one decides
+    it now (another tab or TD decided it meanwhile), nothing is settled: a Conflict says
+    for whom, by whom and when, so that deciding again stays its own deliberate step.
+    Checked under the table's lock.
     """
     table = lock_table(instance(table, Table, label=_("The table")))
     check_table_open(table)
@@ -568,7 +643,7 @@ def settle_tie(*, table, actor, winner, reason):
         empty=_("Settling a tie needs a written reason."),
     )
     winner = saved(winner, Player, label=_("The winner"), tournament=table.level.tournament)
-    state, seats, leaders, decided = _tie(table)
+    state, seats, leaders, settlement = _tie(table)
     if not leaders:
         raise NotAllowed(
             ngettext(
@@ -584,12 +659,16 @@ def settle_tie(*, table, actor, winner, reason):
                 "required": state.required_hands,
             }
         )
+    current = settlement.pk if settlement is not None else None
+    if based_on_settlement is not NOT_CHECKED and based_on_settlement != current:
+        raise tie_decided_meanwhile(table, settlement)
     if winner.pk not in leaders:
         names = ", ".join(s.player.name for s in leaders.values())
         raise InvalidEntry(
             _("%(name)s is not tied for first (tied: %(tied)s).")
             % {"name": winner.name, "tied": names}
         )
+    decided = leaders[settlement.winner_id] if settlement is not None else None
     if decided is not None and decided.player_id == winner.pk:
         raise InvalidEntry(
             _("The tie is already settled for %(name)s: choose another player to change it.")

@@ -8,6 +8,9 @@ order. Nothing else is locked explicitly.
   that table only, so that tables of one tournament never wait for each other.
 - Draws, redraws, advancing, penalties, rescinding, settings and registration
   lock the tournament, then every table they will rewrite, in id order.
+- Naming a tournament (creating one, renaming it) takes the tournament names' lock
+  (`lock_tournament_names`) last, after the tournament row: two TDs choosing the same
+  name at once are checked one after the other.
 
 Each lock names its own row only (`of=("self",)`), so a join never locks the
 level or the tournament behind a table. Locks are `FOR NO KEY UPDATE`
@@ -65,6 +68,20 @@ def lock_table_and_seats(table):
         return load_table_and_seats(table.pk)
     except Table.DoesNotExist:
         raise InvalidEntry(_("This table does not exist.")) from None
+
+
+# The key of PostgreSQL's transaction-scoped advisory lock on the tournaments' names (any
+# number the app uses for nothing else).
+TOURNAMENT_NAMES_LOCK = 0x504F4643  # "POFC"
+
+
+def lock_tournament_names():
+    """Hold the lock on the tournaments' names until the transaction ends: a name is checked
+    against the others and written under it (no two tournaments of the same name, case
+    and accents aside, which no unique index can express on both databases)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [TOURNAMENT_NAMES_LOCK])
 
 
 def touch_tournament(tournament):

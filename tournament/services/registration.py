@@ -1,5 +1,9 @@
 """Tournaments and their players: before the first draw, and until level 1's first hand.
 
+No two tournaments have the same name, case, accents and blanks aside (`names.same_key`,
+as for players): the TD's list would show two identical entries, and a backup of one
+could not be restored beside the other.
+
 After the first draw the field can still change until the first hand of level 1 is
 recorded (a late player, a no-show): each change redoes level 1's draw at once, in the
 same transaction, as the rules allow a draw to be redone until then.
@@ -20,12 +24,13 @@ from tournament.names import (
     already_registered,
     clean_name,
     compare_list,
+    same_key,
 )
 from tournament.selectors.td_tournaments import FIELD_CLOSED, FIELD_OPEN, field_state
 from tournament.services import audit
 from tournament.services.errors import DrawLocked, InvalidEntry, NotAllowed
-from tournament.services.locking import lock_tournament, touch_tournament
-from tournament.validation import clean_bool, clean_choice, clean_int, clean_text, saved
+from tournament.services.locking import lock_tournament, lock_tournament_names, touch_tournament
+from tournament.validation import clean_bool, clean_choice, clean_int, saved
 
 SETTINGS = (
     "name",
@@ -52,6 +57,7 @@ CHOICES = {
 }
 MIN_HANDS_RANGE = (1, 200)  # as the model's check constraint
 PLAYER_NAME_LENGTH = Player._meta.get_field("name").max_length
+TOURNAMENT_NAME_LENGTH = Tournament._meta.get_field("name").max_length
 MAX_LIST_NAMES = 1000  # names registered from one pasted list, at most
 
 
@@ -66,14 +72,7 @@ def _validate(values):
         raise InvalidEntry(
             _("Unknown settings: %(names)s.") % {"names": ", ".join(sorted(map(str, unknown)))}
         )
-    clean = {
-        "name": clean_text(
-            values.get("name"),
-            label=_label("name"),
-            max_length=Tournament._meta.get_field("name").max_length,
-            empty=_("A tournament needs a name."),
-        )
-    }
+    clean = {"name": clean_tournament_name(values.get("name"))}
     if "min_hands" in values:
         clean["min_hands"] = clean_int(
             values["min_hands"],
@@ -90,6 +89,54 @@ def _validate(values):
     return clean
 
 
+def clean_tournament_name(name):
+    """A tournament's name as kept: clean text that shows as something (tournament/names.py)."""
+    return clean_name(
+        name,
+        label=_label("name"),
+        max_length=TOURNAMENT_NAME_LENGTH,
+        empty=_("A tournament needs a name."),
+    )
+
+
+def tournament_named_like(name, *, exclude=None):
+    """The name of a tournament (other than `exclude`) that is `name` but for case, accents
+    and blanks, or None. A database holds a few dozen tournaments: compared in Python, alike
+    on SQLite and PostgreSQL."""
+    key = same_key(name)
+    tournaments = Tournament.objects.order_by("pk")
+    if exclude is not None and exclude.pk is not None:
+        tournaments = tournaments.exclude(pk=exclude.pk)
+    return next((n for n in tournaments.values_list("name", flat=True) if same_key(n) == key), None)
+
+
+class TournamentNameTaken(InvalidEntry):
+    """The name is another tournament's (named `name`; case, accents and blanks aside): the
+    TD's form shows it next to the name."""
+
+    def __init__(self, name):
+        super().__init__(
+            _(
+                "A tournament named “%(name)s” already exists: choose another name (add the "
+                "year or the city)."
+            )
+            % {"name": name}
+        )
+
+
+def check_tournament_name_free(name, *, exclude=None):
+    """Refuse (TournamentNameTaken) a name another tournament than `exclude` has (`same_key`).
+
+    In a transaction, the names' lock is held from here to its end (`locking`): a name
+    checked free is still free when the tournament is written with it.
+    """
+    lock_tournament_names()
+    taken = tournament_named_like(name, exclude=exclude)
+    if taken is not None:
+        raise TournamentNameTaken(taken)
+    return name
+
+
 def clean_player_name(name):
     """A name as kept: clean text that shows as something (tournament/names.py)."""
     return clean_name(
@@ -103,6 +150,7 @@ def clean_player_name(name):
 @transaction.atomic
 def create_tournament(*, actor, name, **options):
     values = _validate({"name": name, **options})
+    check_tournament_name_free(values["name"])
     tournament = Tournament.objects.create(created_by=audit.actor_or_none(actor), **values)
     audit.record(
         tournament=tournament,
@@ -122,6 +170,8 @@ def update_settings(*, tournament, actor, **changes):
         raise NotAllowed(_("Settings are fixed once the first draw is made."))
     before = settings_of(tournament)
     values = _validate({**before, **changes})
+    if values["name"] != tournament.name:
+        check_tournament_name_free(values["name"], exclude=tournament)
     for name, value in values.items():
         setattr(tournament, name, value)
     tournament.revision += 1
@@ -147,6 +197,7 @@ def rename_tournament(*, tournament, actor, name):
     name = _validate({"name": name})["name"]
     if name == tournament.name:
         raise InvalidEntry(_("The tournament is already called %(name)s.") % {"name": name})
+    check_tournament_name_free(name, exclude=tournament)
     before = tournament.name
     tournament.name = name
     tournament.save(update_fields=["name"])

@@ -42,7 +42,13 @@ def busy_tournament(td_user):
         level__tournament=tournament, level__closed_at__isnull=True, is_over=False
     ).first()
     first_hand = table.hands.get(number=1)
-    hands.correct_hand(hand=first_hand, actor=td_user, reason="Revisor typo", points={0: 4, 1: -4})
+    hands.correct_hand(
+        hand=first_hand,
+        actor=td_user,
+        reason="Revisor typo",
+        based_on_version=1,
+        points={0: 4, 1: -4},
+    )
     seat = table.seats.order_by("position").first()
     penalty = penalties.give_penalty(
         tournament=seat.player.tournament, player=seat.player, kind="slow", actor=td_user

@@ -89,7 +89,11 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     penalties.rescind_penalty(penalty=slow, actor=td_user, reason="not her")
     play_named(table, {"Anna": 3, "Bo": 3, "Cia": -6})
     hands.correct_hand(
-        hand=table.hands.get(), actor=td_user, reason="typo", points={0: 2, 1: 2, 2: -4}
+        hand=table.hands.get(),
+        actor=td_user,
+        reason="typo",
+        based_on_version=1,
+        points={0: 2, 1: 2, 2: -4},
     )
     bo = tournament.players.get(name="Bo")
     hands.settle_tie(table=table, actor=td_user, winner=bo, reason="high card")

@@ -181,7 +181,11 @@ def test_restore_drill_the_latest_backup_into_an_empty_database_matches(
     first = level.tables.order_by("number").first()
     hand = first.hands.get(number=1)
     hands.correct_hand(
-        hand=hand, actor=td_user, reason="misread", points=dict(enumerate([5, -5, 0][:3]))
+        hand=hand,
+        actor=td_user,
+        reason="misread",
+        based_on_version=1,
+        points=dict(enumerate([5, -5, 0][:3])),
     )
     draws.advance(tournament=tournament, actor=td_user)
     latest = autobackup.latest(tournament)

@@ -383,12 +383,20 @@ def calls(world):
                 "hand": world.hand,
                 "actor": actor,
                 "reason": "typo",
+                "based_on_version": 1,
                 "points": world.points((1, 0, -1)),
                 "fantasyland": (),
             },
             {
                 "hand": model_junk(world, Hand),
                 "reason": TEXT_JUNK,
+                "based_on_version": st.one_of(
+                    st.none(),
+                    st.text(max_size=3),
+                    st.floats(),
+                    st.booleans(),
+                    st.integers().filter(lambda v: v != 1),  # hand 1 is at version 1
+                ),
                 "points": POINTS_JUNK,
                 "fantasyland": FANTASYLAND_JUNK,
                 "idempotency_key": KEY_JUNK.filter(lambda v: v is not None),

@@ -1,21 +1,26 @@
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 
 from tests.tournament.conftest import play_named, positions, single_table, totals
 from tests.tournament.services.test_hands import BOARDS, record_cards
 from tournament.models import AuditEntry, Hand, HandResult, HandVersion
-from tournament.services import InvalidEntry, NotAllowed, draws, hands
+from tournament.services import HandConflict, InvalidEntry, NotAllowed, draws, hands
 
 pytestmark = pytest.mark.django_db
 
 
-def correct(table, number, points_by_name, actor, reason="Revisor swapped two players", fl=()):
+def correct(
+    table, number, points_by_name, actor, reason="Revisor swapped two players", fl=(), version=1
+):
+    """Correct hand `number`, made from its `version` (1: never corrected before)."""
     pos = positions(table)
     return hands.correct_hand(
         hand=Hand.objects.get(table=table, number=number),
         actor=actor,
         reason=reason,
+        based_on_version=version,
         points={pos[name]: value for name, value in points_by_name.items()},
         fantasyland={pos[name] for name in fl},
     )
@@ -98,6 +103,7 @@ def test_corrections_as_cards_and_double_submission(make_tournament, td_user):
             hand=Hand.objects.get(table=table),
             actor=td_user,
             reason="Entered the cards",
+            based_on_version=1,
             boards={pos[name]: board for name, board in BOARDS.items()},
             idempotency_key=key,
         )
@@ -130,6 +136,7 @@ def test_a_correction_that_changes_nothing_is_refused(make_tournament, td_user):
             hand=Hand.objects.get(table=table, number=2),
             actor=td_user,
             reason="Typed again",
+            based_on_version=1,
             boards=retyped,
         )
     assert HandVersion.objects.filter(hand__number=2).count() == 1
@@ -177,6 +184,7 @@ def test_the_revisor_fixes_only_the_last_hand(make_tournament, td_user):
         actor=None,
         actor_label="Revisor, table 1",
         reason="Signs swapped",
+        based_on_version=1,
         points=fix,
         only_if_last=True,
     )
@@ -188,6 +196,80 @@ def test_the_revisor_fixes_only_the_last_hand(make_tournament, td_user):
             hand=Hand.objects.get(table=table, number=1),
             actor=None,
             reason="Again",
+            based_on_version=2,
             points=fix,
             only_if_last=True,
         )
+
+
+# ---------------------------------------------------------------- a correction made stale
+# 07:41 UTC on 9 May 2026 is 09:41 at the venue (Stockholm, summer time: UTC+2).
+AT_0941 = datetime(2026, 5, 9, 7, 41, tzinfo=UTC)
+
+
+@pytest.fixture
+def stockholm(settings):
+    settings.TIME_ZONE = "Europe/Stockholm"
+
+
+def current_points(table, number):
+    version = HandVersion.objects.get(hand__table=table, hand__number=number, superseded_at=None)
+    return version.version, {
+        r.seat.player.name: r.points for r in version.results.select_related("seat__player")
+    }
+
+
+def test_a_correction_made_from_an_older_version_is_refused(make_tournament, td_user, stockholm):
+    """Two tabs on hand 1's correction page (version 1): tab B saves; tab A, still showing
+    version 1, would silently replace B's version. Refused: nothing written, B's stays."""
+    table = single_table(make_tournament(3), td_user)
+    play_named(table, {"Anna": 6, "Bo": -3, "Cia": -3})
+    correct(table, 1, {"Anna": -3, "Bo": 6, "Cia": -3}, td_user, reason="Tab B")
+    HandVersion.objects.filter(version=2).update(created_at=AT_0941)
+    with pytest.raises(HandConflict) as refused:
+        correct(table, 1, {"Anna": 0, "Bo": 3, "Cia": -3}, td_user, reason="Tab A")
+    assert refused.value.message == (
+        "Hand 1 was changed at 09:41 by director after this page was opened: "
+        "reload to see it, then correct it again."
+    )
+    table.refresh_from_db()
+    assert current_points(table, 1) == (2, {"Anna": -3, "Bo": 6, "Cia": -3})
+    assert HandVersion.objects.count() == 2
+    assert totals(table) == {"Anna": -3, "Bo": 6, "Cia": -3}
+    assert AuditEntry.objects.filter(action="hand.correct").count() == 1
+    # Made from version 2, as the reloaded page shows it: corrected.
+    correct(table, 1, {"Anna": 0, "Bo": 3, "Cia": -3}, td_user, reason="Tab A", version=2)
+    assert current_points(table, 1) == (3, {"Anna": 0, "Bo": 3, "Cia": -3})
+
+
+def test_a_stale_correction_names_the_revisor_who_fixed_the_hand(
+    make_tournament, td_user, stockholm
+):
+    """The revisor fixed the last hand (no user: the entry's label) while the TD's page of
+    it was open: the TD's correction is refused, saying so."""
+    table = single_table(make_tournament(3), td_user)
+    play_named(table, {"Anna": 2, "Bo": -1, "Cia": -1})
+    pos = positions(table)
+    hands.correct_hand(
+        hand=Hand.objects.get(table=table),
+        actor=None,
+        actor_label="Revisor, table 1",
+        reason="Signs swapped",
+        based_on_version=1,
+        points={pos["Anna"]: -2, pos["Bo"]: 1, pos["Cia"]: 1},
+        only_if_last=True,
+    )
+    HandVersion.objects.filter(version=2).update(created_at=AT_0941)
+    with pytest.raises(HandConflict, match=r"^Hand 1 was changed at 09:41 by Revisor, table 1 "):
+        correct(table, 1, {"Anna": 4, "Bo": -2, "Cia": -2}, td_user)
+    assert current_points(table, 1) == (2, {"Anna": -2, "Bo": 1, "Cia": 1})
+    assert HandVersion.objects.count() == 2
+
+
+def test_a_correction_without_the_version_it_was_made_from_is_refused(make_tournament, td_user):
+    table = single_table(make_tournament(3), td_user)
+    play_named(table, {"Anna": 6, "Bo": -3, "Cia": -3})
+    for missing in (None, "1"):
+        with pytest.raises(InvalidEntry, match=r"^The hand's version is missing; reload"):
+            correct(table, 1, {"Anna": -3, "Bo": 6, "Cia": -3}, td_user, version=missing)
+    assert HandVersion.objects.count() == 1

@@ -1,10 +1,11 @@
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 
 from tests.tournament.conftest import play
 from tournament.models import AuditEntry, Draw, Seat, Table
-from tournament.services import DrawLocked, NotAllowed, draws, hands, registration
+from tournament.services import Conflict, DrawLocked, NotAllowed, draws, hands, registration
 from tournament.services.errors import InvalidEntry
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +55,54 @@ def test_redraw_before_first_hand_supersedes_and_keeps_old_draw(make_tournament,
     entry = AuditEntry.objects.get(action="draw.redo")
     assert [t["players"] for t in entry.before["tables"]] == [names for names, _ in before]
     assert entry.after["seed"] == new.seed
+
+
+def test_a_redraw_asked_for_from_a_draw_redone_meanwhile_is_refused(
+    make_tournament, td_user, settings
+):
+    """The level page open in two tabs, both showing draw 1: tab A redoes it; tab B's redo
+    would replace draw 2, which the TD never saw. Refused: draw 2 stays the level's."""
+    settings.TIME_ZONE = "Europe/Stockholm"
+    tournament = make_tournament(6)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="first")
+    first = Draw.objects.get(level=level)
+    draws.redraw_level(
+        level=level, actor=td_user, reason="Seated wrongly", seed="second", based_on_draw=first.pk
+    )
+    # 07:45 UTC on 9 May 2026: 09:45 at the venue (Stockholm, summer time).
+    Draw.objects.filter(number=2).update(created_at=datetime(2026, 5, 9, 7, 45, tzinfo=UTC))
+    with pytest.raises(Conflict) as refused:
+        draws.redraw_level(
+            level=level, actor=td_user, reason="Tab B", seed="third", based_on_draw=first.pk
+        )
+    assert refused.value.message == (
+        "The draw of level 1 was already redone at 09:45 by director (reason: Seated "
+        "wrongly): check the new seating; redo it again from the fresh page if needed."
+    )
+    current = Draw.objects.current().get(level=level)
+    assert (current.number, current.seed, current.reason) == (2, "second", "Seated wrongly")
+    assert Draw.objects.filter(level=level).count() == 2
+    assert AuditEntry.objects.filter(action="draw.redo").count() == 1
+    # From draw 2, as the fresh page shows it: redone.
+    draws.redraw_level(
+        level=level, actor=td_user, reason="Tab B", seed="third", based_on_draw=current.pk
+    )
+    assert Draw.objects.current().get(level=level).number == 3
+
+
+def test_a_redraw_from_a_draw_not_of_the_level_is_refused(make_tournament, td_user):
+    level = draws.draw_first_level(tournament=make_tournament(6), actor=td_user, seed="s")
+    other = draws.draw_first_level(
+        tournament=make_tournament(3, name="Other"), actor=td_user, seed="o"
+    )
+    with pytest.raises(Conflict, match=r"^This form is out of date: reload the page"):
+        draws.redraw_level(
+            level=level,
+            actor=td_user,
+            reason="x",
+            based_on_draw=Draw.objects.get(level=other).pk,
+        )
+    assert Draw.objects.filter(level=level).count() == 1
 
 
 def test_draw_is_locked_once_the_first_hand_is_recorded(make_tournament, td_user):

@@ -16,6 +16,7 @@ from tests.tournament.services.test_concurrency import run_together
 from tournament.models import Hand, Level, Penalty, Player, Seat, Table
 from tournament.services import (
     DrawLocked,
+    HandConflict,
     NotAllowed,
     ServiceError,
     draws,
@@ -133,7 +134,11 @@ def test_correction_and_next_hand_at_the_same_table_both_land(level, td_user):
         outcomes = run_together(
             hand_call(table, 2, even(table)),
             lambda first=first, corrected=corrected: hands.correct_hand(
-                hand=first, actor=td_user, reason="Wrong sign", points=corrected
+                hand=first,
+                actor=td_user,
+                reason="Wrong sign",
+                based_on_version=1,
+                points=corrected,
             ),
         )
         no_database_errors(outcomes)
@@ -142,6 +147,40 @@ def test_correction_and_next_hand_at_the_same_table_both_land(level, td_user):
         assert table.hands_played == 2
         # Hand 1 corrected to +5/-5/0, hand 2 +2/-1/-1, by seat position.
         assert [s.total for s in table.seats.order_by("position")] == [7, -6, -1]
+        caches_match_history(table)
+
+
+def test_two_corrections_from_the_same_version_one_lands_the_other_is_refused(level, td_user):
+    """Two tabs correct hand 1 from its version 1 at the same instant: the table's lock
+    lets one in; the other then sees version 2 and is refused, never saved over it."""
+    for table in tables_of(level):
+        hands.record_hand(
+            table=table, hand_number=1, idempotency_key=uuid.uuid4(), points=even(table)
+        )
+        first = Hand.objects.get(table=table, number=1)
+        pos = sorted(positions(table).values())
+        tabs = ({pos[0]: 5, pos[1]: -5, pos[2]: 0}, {pos[0]: 0, pos[1]: 4, pos[2]: -4})
+        outcomes = run_together(
+            *(
+                lambda first=first, points=points: hands.correct_hand(
+                    hand=first,
+                    actor=td_user,
+                    reason="Tab",
+                    based_on_version=1,
+                    points=points,
+                )
+                for points in tabs
+            )
+        )
+        no_database_errors(outcomes)
+        landed = [i for i, o in enumerate(outcomes) if isinstance(o, Recorded)]
+        refused = [o for o in outcomes if isinstance(o, HandConflict)]
+        assert len(landed) == 1 and len(refused) == 1, outcomes
+        assert str(refused[0]).startswith("Hand 1 was changed at "), outcomes
+        assert first.versions.count() == 2
+        current = first.versions.get(superseded_at=None)
+        points = {r.seat.position: r.points for r in current.results.select_related("seat")}
+        assert current.version == 2 and points == tabs[landed[0]]
         caches_match_history(table)
 
 

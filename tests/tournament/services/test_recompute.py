@@ -77,6 +77,7 @@ def test_recomputing_from_scratch_gives_the_same_numbers(make_tournament, td_use
         hand=Hand.objects.get(table=table, number=3),
         actor=td_user,
         reason="typo",
+        based_on_version=1,
         points={0: 1, 1: 1, 2: -2},
     )
     cached = snapshot(table)

@@ -1,10 +1,12 @@
+from datetime import UTC, datetime
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.conftest import play_named, single_table, totals
 from tournament.models import AuditEntry, Player, TieSettlement
-from tournament.services import InvalidEntry, NotAllowed, hands
+from tournament.services import Conflict, InvalidEntry, NotAllowed, hands
 from tournament.state import cached_state, load_table
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +86,88 @@ def test_deciding_again_needs_another_tied_player(tied_table, td_user):
         )
     assert TieSettlement.objects.count() == 1
     assert not AuditEntry.objects.filter(action="tie.change").exists()
+
+
+def test_a_decision_from_a_page_that_showed_the_tie_open_is_refused_once_decided(
+    tied_table, td_user, settings
+):
+    """Tab A reviews "Bo wins", tab B "Anna wins", both on the open tie. A confirms; B's
+    confirmation would decide it again without the TD ever choosing to: refused, and the
+    tie stays decided for Bo."""
+    settings.TIME_ZONE = "Europe/Stockholm"
+    bo, anna = Player.objects.get(name="Bo"), Player.objects.get(name="Anna")
+    hands.settle_tie(
+        table=tied_table, actor=td_user, winner=bo, reason="Tab A", based_on_settlement=None
+    )
+    first = TieSettlement.objects.get()
+    # 07:50 UTC on 9 May 2026: 09:50 at the venue (Stockholm, summer time).
+    TieSettlement.objects.update(created_at=datetime(2026, 5, 9, 7, 50, tzinfo=UTC))
+    with pytest.raises(Conflict) as refused:
+        hands.settle_tie(
+            table=tied_table, actor=td_user, winner=anna, reason="Tab B", based_on_settlement=None
+        )
+    assert refused.value.message == (
+        "The tie at table 1 was already decided for Bo by director at 09:50: "
+        "use “Decide the tie again” to change it."
+    )
+    tied_table.refresh_from_db()
+    assert tied_table.winner == bo
+    assert list(TieSettlement.objects.values_list("pk", flat=True)) == [first.pk]
+    assert not AuditEntry.objects.filter(action="tie.change").exists()
+
+    # Decided again from a page that showed Bo's win: Anna wins.
+    hands.settle_tie(
+        table=tied_table,
+        actor=td_user,
+        winner=anna,
+        reason="Anna held the K",
+        based_on_settlement=first.pk,
+    )
+    tied_table.refresh_from_db()
+    assert tied_table.winner == anna
+    second = TieSettlement.objects.latest("id")
+    # A page still showing Bo's win cannot decide it again over Anna's.
+    with pytest.raises(Conflict, match=r"^The tie at table 1 was already decided for Anna by"):
+        hands.settle_tie(
+            table=tied_table,
+            actor=td_user,
+            winner=bo,
+            reason="Old tab",
+            based_on_settlement=first.pk,
+        )
+    tied_table.refresh_from_db()
+    assert tied_table.winner == anna
+    assert TieSettlement.objects.latest("id") == second and TieSettlement.objects.count() == 2
+
+
+def test_a_page_that_showed_a_decision_no_longer_standing_is_out_of_date(tied_table, td_user):
+    """Settled for Bo; then hand 2 is corrected from Anna -2, Bo +2, Cia 0 to Anna -2,
+    Bo -4, Cia +6: totals Anna 2, Bo -4, Cia 2, so Anna and Cia are tied and Bo's win
+    decides nothing. A page that showed Bo's win is out of date; one showing the new tie
+    open decides it."""
+    bo, cia = Player.objects.get(name="Bo"), Player.objects.get(name="Cia")
+    hands.settle_tie(table=tied_table, actor=td_user, winner=bo, reason="draw")
+    shown = TieSettlement.objects.get().pk
+    seat = {s.player.name: s.position for s in tied_table.seats.select_related("player")}
+    hands.correct_hand(
+        hand=tied_table.hands.get(number=2),
+        actor=td_user,
+        reason="Cia's points",
+        based_on_version=1,
+        points={seat["Anna"]: -2, seat["Bo"]: -4, seat["Cia"]: 6},
+    )
+    tied_table.refresh_from_db()
+    assert totals(tied_table) == {"Anna": 2, "Bo": -4, "Cia": 2} and not tied_table.is_over
+    with pytest.raises(Conflict, match=r"^This form is out of date: reload the page"):
+        hands.settle_tie(
+            table=tied_table, actor=td_user, winner=cia, reason="x", based_on_settlement=shown
+        )
+    assert TieSettlement.objects.count() == 1
+    hands.settle_tie(
+        table=tied_table, actor=td_user, winner=cia, reason="Cut", based_on_settlement=None
+    )
+    tied_table.refresh_from_db()
+    assert tied_table.winner == cia and TieSettlement.objects.count() == 2
 
 
 def test_a_tie_cannot_be_decided_again_once_the_level_is_closed(tied_table, td_user):

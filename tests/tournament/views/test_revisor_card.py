@@ -629,6 +629,7 @@ def test_the_last_hands_show_each_hands_current_points_and_who_goes_to_fantasyla
         hand=Hand.objects.get(table=table, number=5),
         actor=td_user,
         reason="Bo's royalties were counted twice",
+        based_on_version=1,
         points={pos["Anna"]: 5, pos["Bo"]: -2, pos["Cia"]: -3},
     )
     client.get(reverse("revisor:link", args=[table.revisor_key]))

@@ -7,6 +7,7 @@ picker, check and confirm as a new hand by cards.
 import html
 import re
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from django.urls import reverse
@@ -31,13 +32,40 @@ def revisor(client, table):
     return client
 
 
-def fix_post(table, by_name, number, reason="Signs swapped"):
+def fix_post(table, by_name, number, reason="Signs swapped", version=1):
     pos = positions(table)
     data = {f"points_{pos[name]}": str(value) for name, value in by_name.items()}
     data.update(
-        {"hand_number": str(number), "idempotency_key": str(uuid.uuid4()), "reason": reason}
+        {
+            "hand_number": str(number),
+            "version": str(version),
+            "idempotency_key": str(uuid.uuid4()),
+            "reason": reason,
+        }
     )
     return data
+
+
+# 07:41 UTC on 9 May 2026 is 09:41 at the venue (Stockholm, summer time: UTC+2).
+AT_0941 = datetime(2026, 5, 9, 7, 41, tzinfo=UTC)
+
+
+def td_corrects(td_user, by_position, reason="TD's count", **entry):
+    """The TD corrects hand 1 (from its version 1) at 09:41, venue time."""
+    hands.correct_hand(
+        hand=Hand.objects.get(number=1),
+        actor=td_user,
+        reason=reason,
+        based_on_version=1,
+        **({"points": by_position} if by_position is not None else entry),
+    )
+    HandVersion.objects.filter(version=2).update(created_at=AT_0941)
+
+
+CHANGED = (
+    "Hand 1 was changed at 09:41 by director after you opened this fix. "
+    "Here it is as it stands now: fix it again if it is still wrong."
+)
 
 
 def test_the_fix_page_shows_the_last_hand_prefilled(revisor, table):
@@ -45,6 +73,7 @@ def test_the_fix_page_shows_the_last_hand_prefilled(revisor, table):
     page = revisor.get(FIX).content.decode()
     assert "Fix hand 1 at table 1" in page
     assert 'name="points_0" value="3"' in page and 'name="points_2" value="-2"' in page
+    assert '<input type="hidden" name="version" value="1"' in page  # the version shown
 
 
 def test_fixing_the_last_hand_keeps_the_old_version_with_the_reason(revisor, table):
@@ -213,23 +242,40 @@ def test_change_the_points_brings_the_fix_back_as_typed(confirming_revisor, conf
 
 
 def test_a_fix_by_points_read_back_is_not_saved_over_the_tds_correction(
-    confirming_revisor, confirming, td_user
+    confirming_revisor, confirming, td_user, settings
 ):
+    settings.TIME_ZONE = "Europe/Stockholm"
     play_by_name(confirming, {"Anna": 3, "Bo": -1, "Cia": -2})
     data = fix_post(confirming, {"Anna": -3, "Bo": 1, "Cia": 2}, 1)
     pos = positions(confirming)
-    hands.correct_hand(
-        hand=Hand.objects.get(),
-        actor=td_user,
-        reason="TD's count",
-        points={pos["Anna"]: 6, pos["Bo"]: -3, pos["Cia"]: -3},
-    )
+    td_corrects(td_user, {pos["Anna"]: 6, pos["Bo"]: -3, pos["Cia"]: -3})
     response = confirming_revisor.post(FIX, {**data, "version": "1", "step": "confirm"})
     assert response.status_code == 409
     page = response.content.decode()
-    assert "Hand 1 was corrected meanwhile (by the TD or another device)." in page
+    assert CHANGED in html.unescape(page)
     assert f'name="points_{pos["Anna"]}" value="6"' in page  # the hand as it stands now
+    assert '<input type="hidden" name="version" value="2"' in page
     assert HandVersion.objects.get(superseded_at__isnull=True).reason == "TD's count"
+    assert HandVersion.objects.count() == 2
+    assert totals(confirming) == {"Anna": 6, "Bo": -3, "Cia": -3}
+
+
+def test_a_fix_by_points_is_not_read_back_against_a_hand_corrected_meanwhile(
+    confirming_revisor, confirming, td_user, settings
+):
+    """Typed against version 1, checked after the TD's correction: the readback would say
+    "was +6" of points the revisor never saw. Refused at the check already."""
+    settings.TIME_ZONE = "Europe/Stockholm"
+    play_by_name(confirming, {"Anna": 3, "Bo": -1, "Cia": -2})
+    data = fix_post(confirming, {"Anna": -3, "Bo": 1, "Cia": 2}, 1)
+    pos = positions(confirming)
+    td_corrects(td_user, {pos["Anna"]: 6, pos["Bo"]: -3, pos["Cia"]: -3})
+    response = confirming_revisor.post(FIX, {**data, "step": "check"})
+    assert response.status_code == 409
+    page = html.unescape(response.content.decode())
+    assert CHANGED in page and "announce it, then confirm" not in page
+    assert f'name="points_{pos["Anna"]}" value="6"' in page
+    assert HandVersion.objects.count() == 2
 
 
 def test_the_fix_by_points_is_read_back_in_swedish(confirming_revisor, confirming):
@@ -251,6 +297,34 @@ def test_without_the_setting_a_fix_by_points_saves_at_once(revisor, table):
     response = revisor.post(FIX, {**fix_post(table, {"Anna": -3, "Bo": 1, "Cia": 2}, 1)})
     assert response.status_code == 302
     assert HandVersion.objects.count() == 2
+
+
+def test_a_fix_by_points_saved_at_once_is_not_saved_over_the_tds_correction(
+    revisor, table, td_user, settings
+):
+    """The fix page open (version 1) while the TD corrects the hand: saving the fix would
+    silently replace the TD's correction. Refused; the hand as it stands now is shown."""
+    settings.TIME_ZONE = "Europe/Stockholm"
+    play(table, 3, -1, -2)
+    page = revisor.get(FIX).content.decode()
+    assert '<input type="hidden" name="version" value="1"' in page
+    pos = positions(table)
+    td_corrects(td_user, {pos["Anna"]: 6, pos["Bo"]: -3, pos["Cia"]: -3})
+    response = revisor.post(FIX, fix_post(table, {"Anna": -3, "Bo": 1, "Cia": 2}, 1))
+    assert response.status_code == 409
+    text = html.unescape(response.content.decode())
+    assert CHANGED in text
+    assert f'name="points_{pos["Anna"]}" value="6"' in text  # the hand as it stands now
+    assert '<input type="hidden" name="version" value="2"' in text
+    current = HandVersion.objects.get(superseded_at__isnull=True)
+    assert (current.version, current.reason) == (2, "TD's count")
+    assert HandVersion.objects.count() == 2
+    assert totals(table) == {"Anna": 6, "Bo": -3, "Cia": -3}
+    # Fixed again from version 2, as the page now shows it: saved.
+    again = fix_post(table, {"Anna": -6, "Bo": 3, "Cia": 3}, 1, version=2)
+    assert revisor.post(FIX, again).status_code == 302
+    assert totals(table) == {"Anna": -6, "Bo": 3, "Cia": 3}
+    assert HandVersion.objects.get(superseded_at__isnull=True).version == 3
 
 
 # ---------------------------------------------------------------- a hand entered by cards
@@ -407,17 +481,19 @@ def test_a_double_tap_on_confirm_saves_one_fix(revisor, table):
     assert HandVersion.objects.count() == 2 and totals(table)["Anna"] == 36
 
 
-def test_a_fix_made_stale_by_the_tds_correction_is_not_saved_over_it(revisor, table, td_user):
+def test_a_fix_made_stale_by_the_tds_correction_is_not_saved_over_it(
+    revisor, table, td_user, settings
+):
+    settings.TIME_ZONE = "Europe/Stockholm"
     record_cards(table, SWAPPED)
-    hand = Hand.objects.get()
     pos = positions(table)
     stale = cards_fix_post(table, BOARDS)  # checked against version 1
     # Meanwhile the TD corrects the hand: Bo and Cia's fronts were the other way round.
     td_boards = {**SWAPPED, "Bo": {**SWAPPED["Bo"], "front": "5s 6h 7d"}}
     td_boards["Cia"] = {**SWAPPED["Cia"], "front": "4s 4h 2d"}
-    hands.correct_hand(
-        hand=hand,
-        actor=td_user,
+    td_corrects(
+        td_user,
+        None,
         reason="Fronts swapped",
         boards={pos[name]: board for name, board in td_boards.items()},
     )
@@ -425,7 +501,7 @@ def test_a_fix_made_stale_by_the_tds_correction_is_not_saved_over_it(revisor, ta
         response = revisor.post(url, stale)
         assert response.status_code == 409
         text = text_of(response)
-        assert "Hand 1 was corrected meanwhile (by the TD or another device)." in text
+        assert CHANGED in text
         assert value_of(response, f"front_{pos['Bo']}") == "5s 6h 7d"  # as it stands now
         assert value_of(response, "version") == "2"
     assert HandVersion.objects.get(superseded_at__isnull=True).reason == "Fronts swapped"
@@ -522,4 +598,4 @@ def test_the_fix_by_cards_in_swedish(revisor, table):
     assert "Hand 1 rättad: läs upp den, bekräfta den sedan" in text
     assert "Anna +36 var -14, nu +36" in text and "Bekräfta rättelsen av hand 1" in text
     stale = revisor.post(confirm_url(), cards_fix_post(table, BOARDS, version=7))
-    assert "Hand 1 har rättats under tiden (av TL eller en annan enhet)." in text_of(stale)
+    assert stale.status_code == 409 and "Kontrollera rättelsen" in text_of(stale)

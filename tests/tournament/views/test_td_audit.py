@@ -352,6 +352,7 @@ def test_every_kind_of_entry_in_swedish(td_client, two_levels, td_user):
         hand=hand,
         actor=td_user,
         reason="fel summa",
+        based_on_version=1,
         points={
             seat.position: (-4 if seat.position == 0 else 4)
             for seat in level2.seats.order_by("position")

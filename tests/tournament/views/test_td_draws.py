@@ -2,6 +2,7 @@
 
 import re
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from django.contrib.messages import get_messages
@@ -51,6 +52,12 @@ def parse_tables(section):
         ]
         tables.append((number, seats))
     return tables
+
+
+def shown_draw(td_client, tournament, level=1):
+    """The id of the draw the level page's redraw form stands on (its hidden field)."""
+    html = td_client.get(url("td:level", tournament, level)).content.decode()
+    return re.search(r'<input type="hidden" name="draw" value="(\d+)"', html).group(1)
 
 
 @pytest.fixture
@@ -229,9 +236,10 @@ def test_the_level_page_shows_tables_seats_dealers_and_seed(td_client, drawn):
 def test_redrawing_with_a_reason_keeps_the_old_draw(td_client, td_user, drawn, seeds):
     seeds.append("seed-two")
     submission = key()
-    response = td_client.post(
-        url("td:redraw", drawn, 1), {"submission_key": submission, "reason": "Eva was late"}
-    )
+    first = Draw.objects.get(level__tournament=drawn)
+    assert shown_draw(td_client, drawn) == str(first.pk)
+    sent = {"submission_key": submission, "draw": str(first.pk), "reason": "Eva was late"}
+    response = td_client.post(url("td:redraw", drawn, 1), sent)
     assert response.status_code == 302 and response["Location"] == url("td:level", drawn, 1)
     assert texts(response) == ["Level 1 is drawn again. The old draw is kept below."]
     old, new = Draw.objects.filter(level__tournament=drawn).order_by("number")
@@ -243,9 +251,7 @@ def test_redrawing_with_a_reason_keeps_the_old_draw(td_client, td_user, drawn, s
         td_user,
     )
     # The same form again: no third draw.
-    again = td_client.post(
-        url("td:redraw", drawn, 1), {"submission_key": submission, "reason": "Eva was late"}
-    )
+    again = td_client.post(url("td:redraw", drawn, 1), sent)
     assert again.status_code == 302
     assert Draw.objects.filter(level__tournament=drawn).count() == 2
 
@@ -288,7 +294,10 @@ def test_the_redraw_form_sits_behind_a_second_click(td_client, drawn):
 
 
 def test_a_redraw_without_a_reason_is_refused_in_place(td_client, drawn):
-    response = td_client.post(url("td:redraw", drawn, 1), {"submission_key": key(), "reason": "  "})
+    draw = shown_draw(td_client, drawn)
+    response = td_client.post(
+        url("td:redraw", drawn, 1), {"submission_key": key(), "draw": draw, "reason": "  "}
+    )
     html = response.content.decode()
     assert response.status_code == 400
     assert 'role="alert"' in html and "The draw was not redone." in html
@@ -302,8 +311,9 @@ def test_a_redraw_without_a_reason_is_refused_in_place(td_client, drawn):
 
 def test_an_overlong_reason_is_refused_and_what_was_typed_stays(td_client, drawn):
     typed = "Åsa " + "x" * 300
+    draw = shown_draw(td_client, drawn)
     response = td_client.post(
-        url("td:redraw", drawn, 1), {"submission_key": key(), "reason": typed}
+        url("td:redraw", drawn, 1), {"submission_key": key(), "draw": draw, "reason": typed}
     )
     html = response.content.decode()
     assert response.status_code == 400
@@ -313,11 +323,66 @@ def test_an_overlong_reason_is_refused_and_what_was_typed_stays(td_client, drawn
     assert not FormSubmission.objects.exists()
 
 
+def test_a_redraw_from_a_tab_showing_an_older_draw_is_refused(td_client, drawn, seeds, settings):
+    """Level 1's page open in two tabs on draw 1: tab A redoes the draw; tab B's redo would
+    replace draw 2, which the TD never saw. Refused in place (409), with when, by whom
+    and why it was redone, the reason as typed; draw 2 stays."""
+    settings.TIME_ZONE = "Europe/Stockholm"
+    seeds.extend(["seed-two", "(refused: taken before the checks)", "seed-three"])
+    tab_a, tab_b = shown_draw(td_client, drawn), shown_draw(td_client, drawn)
+    redraw = url("td:redraw", drawn, 1)
+    done = td_client.post(
+        redraw, {"submission_key": key(), "draw": tab_a, "reason": "Eva was late"}
+    )
+    assert done.status_code == 302
+    second = Draw.objects.get(level__tournament=drawn, number=2)
+    # 07:45 UTC on 9 May 2026: 09:45 at the venue (Stockholm, summer time).
+    Draw.objects.filter(pk=second.pk).update(created_at=datetime(2026, 5, 9, 7, 45, tzinfo=UTC))
+
+    response = td_client.post(
+        redraw, {"submission_key": key(), "draw": tab_b, "reason": "Bo sat twice"}
+    )
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "The draw was not redone." in html
+    assert (
+        "The draw of level 1 was already redone at 09:45 by director (reason: Eva was "
+        "late): check the new seating; redo it again from the fresh page if needed."
+    ) in html
+    details = redraw_disclosure(html).group(0)
+    assert details.startswith('<details class="confirm-first" open>')
+    assert ">\nBo sat twice</textarea>" in details  # the reason as typed
+    # The page shows draw 2 now, and its form stands on it.
+    assert "Draw 2 (current)" in html and '<code class="seed">seed-two</code>' in html
+    assert f'<input type="hidden" name="draw" value="{second.pk}"' in details
+    current = Draw.objects.current().get(level__tournament=drawn)
+    assert (current.pk, current.reason) == (second.pk, "Eva was late")
+    assert Draw.objects.filter(level__tournament=drawn).count() == 2
+    assert FormSubmission.objects.count() == 1  # tab A's only
+
+    # Redone again from that page, seeing draw 2: a deliberate third draw.
+    again = td_client.post(
+        redraw, {"submission_key": key(), "draw": str(second.pk), "reason": "Bo sat twice"}
+    )
+    assert again.status_code == 302
+    assert Draw.objects.current().get(level__tournament=drawn).number == 3
+
+
+def test_a_redraw_form_without_its_draw_is_refused(td_client, drawn):
+    response = td_client.post(url("td:redraw", drawn, 1), {"submission_key": key(), "reason": "x"})
+    assert response.status_code == 400
+    assert "This form is out of date: reload the page and send it again." in (
+        response.content.decode()
+    )
+    assert Draw.objects.filter(level__tournament=drawn).count() == 1
+
+
 def test_after_the_first_hand_the_draw_is_locked(td_client, td_user, drawn):
     page = td_client.get(url("td:level", drawn, 1)).content.decode()
     stale_key = re.search(
         r'action="[^"]*/redraw/".*?name="submission_key" value="([^"]+)"', page, re.S
     ).group(1)
+    draw = re.search(r'name="draw" value="(\d+)"', page).group(1)
     table = Table.objects.get(level__tournament=drawn, number=2)
     play(table, 2, -2, actor=td_user)
 
@@ -326,7 +391,8 @@ def test_after_the_first_hand_the_draw_is_locked(td_client, td_user, drawn):
     assert ">Redo the draw</button>" not in html and 'name="reason"' not in html
     # The form still open in another tab is sent: refused, the message shown.
     response = td_client.post(
-        url("td:redraw", drawn, 1), {"submission_key": stale_key, "reason": "Too late"}
+        url("td:redraw", drawn, 1),
+        {"submission_key": stale_key, "draw": draw, "reason": "Too late"},
     )
     html = response.content.decode()
     assert response.status_code == 400

@@ -19,10 +19,10 @@ def url(name, tournament, *args):
     return reverse(name, args=[tournament.pk, *args])
 
 
-def form_key(html, action):
-    """The one-time key of the form that posts to `action` on a page."""
+def form_key(html, action, name="submission_key"):
+    """The one-time key (or another hidden field) of the form that posts to `action`."""
     form = html[html.index(f'action="{action}"') :]
-    return re.search(r'name="submission_key" value="([^"]+)"', form).group(1)
+    return re.search(rf'name="{name}" value="([^"]+)"', form).group(1)
 
 
 def confirm_close(td_client, tournament, button):
@@ -78,7 +78,12 @@ def test_seven_players_from_the_draw_to_the_champion(
     assert '<code class="seed">seed-one</code>' in page
     redraw = url("td:redraw", tournament, 1)
     response = td_client.post(
-        redraw, {"submission_key": form_key(page, redraw), "reason": "Two players sat wrong"}
+        redraw,
+        {
+            "submission_key": form_key(page, redraw),
+            "draw": form_key(page, redraw, "draw"),
+            "reason": "Two players sat wrong",
+        },
     )
     assert response.status_code == 302
     level1 = Level.objects.get(tournament=tournament, number=1)
@@ -87,14 +92,14 @@ def test_seven_players_from_the_draw_to_the_champion(
         (2, "seed-two", "Two players sat wrong", True),
     ]
     page = td_client.get(url("td:level", tournament, 1)).content.decode()
-    stale = form_key(page, redraw)
+    stale = {"submission_key": form_key(page, redraw), "draw": form_key(page, redraw, "draw")}
 
     # The first hand locks the draw.
     tables = tables_of(tournament, 1)
     play_named(tables[1], {"Gun": 5, "Filip": -1, "Eva": -4}, actor=td_user)
     page = td_client.get(url("td:level", tournament, 1)).content.decode()
     assert "The draw is locked: the first hand of this level is recorded" in page
-    response = td_client.post(redraw, {"submission_key": stale, "reason": "Again"})
+    response = td_client.post(redraw, {**stale, "reason": "Again"})
     assert response.status_code == 400
     assert level1.draws.count() == 2
 

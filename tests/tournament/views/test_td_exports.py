@@ -47,6 +47,7 @@ def played(make_tournament, td_user):
         hand=Hand.objects.get(table=table, number=1),
         actor=td_user,
         reason="Typo on the tablet",
+        based_on_version=1,
         points={0: 4, 1: -1, 2: -3},
     )
     hands.record_hand(

@@ -256,6 +256,8 @@ def test_add_the_same_submission_twice_registers_once(td_client, make_tournament
     "typed,message",
     [
         ("Anna", "Anna is already registered (no. 1)."),
+        ("Anna\u200b", "Anna is already registered (no. 1)."),  # invisible at the end
+        ("\ufeffAnna\u2060", "Anna is already registered (no. 1)."),
         ("ÄNNA", "ÄNNA is very like Anna (no. 1). Is this another player?"),
         ("   ", "Name must not be empty."),
         ("x" * 81, "Name can have at most 80 characters (it has 81)."),
@@ -283,6 +285,13 @@ def test_a_refused_name_is_shown_in_place_with_what_was_typed(
     )
     assert names_in_db(tournament) == [(1, "Anna")]
     assert not FormSubmission.objects.exists()
+
+
+def test_invisible_characters_at_the_ends_of_a_name_are_dropped(td_client, make_tournament):
+    tournament = make_tournament(players=1)
+    assert add(td_client, tournament, "\u200bBo\u200d ").status_code == 302
+    assert paste(td_client, tournament, "Cia\u200c\n\u2060Dan\nAnna\ufeff").status_code == 302
+    assert names_in_db(tournament) == [(1, "Anna"), (2, "Bo"), (3, "Cia"), (4, "Dan")]
 
 
 def test_add_once_play_started_is_refused(td_client, td_user, make_tournament):

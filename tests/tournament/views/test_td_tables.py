@@ -187,6 +187,7 @@ def test_a_corrected_hand_is_marked_with_its_whole_history(td_client, three, td_
         hand=hand,
         actor=td_user,
         reason="Bo's royalty was missed",
+        based_on_version=1,
         points={pos["Anna"]: 2, pos["Bo"]: 1, pos["Cia"]: -3},
     )
     page = text(td_client.get(url(tournament, table)))
@@ -319,6 +320,7 @@ def test_the_table_page_costs_the_same_queries_at_5_and_40_hands(
         hand=table.hands.get(number=2),
         actor=td_user,
         reason="typo",
+        based_on_version=1,
         points={pos["Anna"]: 1, pos["Bo"]: 0, pos["Cia"]: -1},
     )
     penalties.give_penalty(

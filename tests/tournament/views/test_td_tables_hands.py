@@ -3,6 +3,7 @@
 import html as htmllib
 import re
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from django.urls import reverse
@@ -341,6 +342,7 @@ def test_a_correction_replaces_the_hand_keeps_the_old_one_and_shows_its_history(
     play_named(table, {"Anna": 1, "Bo": 1, "Cia": -2}, actor=td_user)
     data = points_post(1, cia=-3, anna=2, bo=1)
     data["reason"] = "Bo had a royalty"
+    data["version"] = "1"  # the version the page showed
     response = td_client.post(correct_url(tournament, table, 1), data)
     assert response.status_code == 302
     assert response["Location"] == table_url(tournament, table)
@@ -364,7 +366,7 @@ def test_a_correction_replaces_the_hand_keeps_the_old_one_and_shows_its_history(
 @pytest.mark.parametrize(
     ("anna", "bo", "reason", "message", "swedish"),
     [
-        (2, 1, "   ", "Reason must not be empty.", "Motivering får inte vara tomt."),
+        (2, 1, "   ", "Reason must not be empty.", "Motivering saknas."),
         # The very points recorded: a version that changes nothing.
         (
             4,
@@ -382,6 +384,7 @@ def test_a_refused_correction_is_shown_in_place_with_what_was_typed(
     play_named(table, {"Anna": 4, "Bo": -1, "Cia": -3}, actor=td_user)
     data = points_post(1, cia=-3, anna=anna, bo=bo)
     data["reason"] = reason
+    data["version"] = "1"  # the version the page showed
     response = td_client.post(correct_url(tournament, table, 1), data)
     assert response.status_code == 400
     assert message in text(response)
@@ -402,6 +405,7 @@ def test_a_replayed_correction_makes_one_version(td_client, three, td_user):
     play_named(table, {"Anna": 4, "Bo": -1, "Cia": -3}, actor=td_user)
     data = points_post(1, cia=-3, anna=2, bo=1)
     data["reason"] = "typo"
+    data["version"] = "1"  # the version the page showed
     assert td_client.post(correct_url(tournament, table, 1), data).status_code == 302
     again = td_client.post(correct_url(tournament, table, 1), data, follow=True)
     assert "This correction of hand 1 was already saved." in text(again)
@@ -414,10 +418,77 @@ def test_a_correction_for_another_hand_number_is_refused(td_client, three, td_us
     play_named(table, {"Anna": 1, "Bo": 1, "Cia": -2}, actor=td_user)
     data = points_post(2, cia=-3, anna=2, bo=1)  # the form of hand 2, sent to hand 1's URL
     data["reason"] = "typo"
+    data["version"] = "1"  # the version the page showed
     response = td_client.post(correct_url(tournament, table, 1), data)
     assert response.status_code == 400
     assert "This form was for another hand; reload the page." in text(response)
     assert HandVersion.objects.count() == 2
+
+
+def hidden_value(html, name):
+    match = re.search(rf'<input type="hidden" name="{name}" value="([^"]*)"', html)
+    return match.group(1) if match else None
+
+
+def test_a_correction_made_in_another_tab_meanwhile_is_not_overwritten(
+    td_client, three, td_user, settings
+):
+    """Hand 1's correction page open in two tabs (both show version 1): tab B saves; tab A,
+    still showing the old points, is refused with who changed the hand and when, its typed
+    values kept; B's version stays the hand's."""
+    settings.TIME_ZONE = "Europe/Stockholm"
+    tournament, table = three
+    play_named(table, {"Anna": 4, "Bo": -1, "Cia": -3}, actor=td_user)
+    tab_a = td_client.get(correct_url(tournament, table, 1)).content.decode()
+    tab_b = td_client.get(correct_url(tournament, table, 1)).content.decode()
+    assert hidden_value(tab_a, "version") == hidden_value(tab_b, "version") == "1"
+
+    data_b = points_post(1, cia=-3, anna=2, bo=1)
+    data_b.update({"reason": "Bo had a royalty", "version": hidden_value(tab_b, "version")})
+    assert td_client.post(correct_url(tournament, table, 1), data_b).status_code == 302
+    # 07:41 UTC on 9 May 2026: 09:41 at the venue (Stockholm, summer time).
+    HandVersion.objects.filter(version=2).update(created_at=datetime(2026, 5, 9, 7, 41, tzinfo=UTC))
+
+    data_a = points_post(1, cia=-6, anna=5, bo=1)
+    data_a.update({"reason": "Cia's foul", "version": hidden_value(tab_a, "version")})
+    response = td_client.post(correct_url(tournament, table, 1), data_a)
+    assert response.status_code == 409
+    page = text(response)
+    assert "The correction was not saved; the hand stays as it was:" in page
+    assert (
+        "Hand 1 was changed at 09:41 by director after this page was opened: "
+        "reload to see it, then correct it again." in page
+    )
+    assert 'name="points_0" value="-6"' in response.content.decode()  # as typed
+    assert "Cia's foul" in page
+    hand = Hand.objects.get(number=1)
+    assert list(hand.versions.order_by("version").values_list("version", "reason")) == [
+        (1, ""),
+        (2, "Bo had a royalty"),
+    ]
+    table.refresh_from_db()
+    assert totals(table) == {"Cia": -3, "Anna": 2, "Bo": 1}  # tab B's
+    assert AuditEntry.objects.filter(action="hand.correct").count() == 1
+
+    # Reloaded, the page shows version 2; corrected from it, the correction is saved.
+    fresh = td_client.get(correct_url(tournament, table, 1)).content.decode()
+    assert hidden_value(fresh, "version") == "2" and 'name="points_1" value="2"' in fresh
+    data_a.update({"version": "2", "idempotency_key": str(uuid.uuid4())})
+    assert td_client.post(correct_url(tournament, table, 1), data_a).status_code == 302
+    table.refresh_from_db()
+    assert totals(table) == {"Cia": -6, "Anna": 5, "Bo": 1}
+    assert hand.versions.get(superseded_at=None).version == 3
+
+
+def test_a_correction_without_its_version_is_refused_in_place(td_client, three, td_user):
+    tournament, table = three
+    play_named(table, {"Anna": 4, "Bo": -1, "Cia": -3}, actor=td_user)
+    data = points_post(1, cia=-3, anna=2, bo=1)
+    data["reason"] = "typo"  # a page of before the version travelled with the form
+    response = td_client.post(correct_url(tournament, table, 1), data)
+    assert response.status_code == 400
+    assert "The hand's version is missing; reload the page." in text(response)
+    assert HandVersion.objects.count() == 1
 
 
 def test_a_cards_hand_is_corrected_with_its_cards_prefilled(td_client, three, td_user):
@@ -444,6 +515,7 @@ def test_a_cards_hand_is_corrected_with_its_cards_prefilled(td_client, three, td
         },
     )
     data["reason"] = "Cia's rows were mixed up"
+    data["version"] = "1"  # the version the page showed
     response = td_client.post(correct_url(tournament, table, 1), data)
     assert response.status_code == 302
     table.refresh_from_db()
@@ -455,6 +527,7 @@ def test_a_cards_hand_is_corrected_with_its_cards_prefilled(td_client, three, td
     # And once more as points (the TD may switch): the cards are gone, the points stay.
     data = points_post(1, cia=-20, anna=30, bo=-10)
     data["reason"] = "Scored by hand at the table"
+    data["version"] = "2"  # the version the page showed
     response = td_client.post(correct_url(tournament, table, 1, "points"), data)
     assert response.status_code == 302
     table.refresh_from_db()
@@ -471,6 +544,7 @@ def test_a_hand_of_a_closed_level_cannot_be_corrected(td_client, make_tournament
     assert "its hands can no longer be corrected" in page
     data = points_post(1, cia=1, anna=0, bo=-1)
     data["reason"] = "late"
+    data["version"] = "1"  # the version the page showed
     response = td_client.post(correct_url(tournament, table, 1), data)
     assert response.status_code == 400
     assert "This level is closed: its results are final." in text(response)

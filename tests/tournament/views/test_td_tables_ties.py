@@ -5,6 +5,7 @@ nothing is settled before the TD confirms, and "Change it" loses nothing typed."
 import html as htmllib
 import re
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from django.urls import reverse
@@ -153,6 +154,86 @@ def test_a_tie_broken_by_a_hand_meanwhile_is_refused_in_place(td_client, final_t
     assert table.winner.name == "Anna" and not TieSettlement.objects.exists()
 
 
+def test_the_table_page_and_the_confirmation_carry_the_decision_they_show(td_client, final_tie):
+    tournament, table = final_tie
+    assert shown_settlement(td_client, tournament, table) == ""  # the tie is open
+    data = {"winner": player(tournament, "Bo").pk, "reason": "Cut", "submission_key": uuid.uuid4()}
+    confirmation = td_client.post(tie_url(tournament, table), data | {"settlement": ""})
+    assert hidden(confirmation.content.decode(), "settlement") == ""
+
+
+def test_a_tie_decided_in_another_tab_is_not_decided_again_from_a_stale_confirmation(
+    td_client, final_tie, settings
+):
+    """Tab A reviews "Bo wins", tab B "Anna wins", both on the open tie. A confirms. B's
+    confirmation is refused (409) on the table page, saying the tie was decided for Bo, by
+    whom and when; Anna and B's reason stay in the form that decides the tie again. Only
+    from there, confirmed again, does Anna win."""
+    settings.TIME_ZONE = "Europe/Stockholm"
+    tournament, table = final_tie
+    bo, anna = player(tournament, "Bo"), player(tournament, "Anna")
+    tab_a = {"winner": bo.pk, "reason": "Cut: Bo a king", "submission_key": str(uuid.uuid4())}
+    tab_b = {"winner": anna.pk, "reason": "Cut: Anna an ace", "submission_key": str(uuid.uuid4())}
+    for tab in (tab_a, tab_b):
+        tab["settlement"] = shown_settlement(td_client, tournament, table)
+        review = td_client.post(tie_url(tournament, table), tab)
+        assert review.status_code == 200 and hidden(review.content.decode(), "settlement") == ""
+    done = td_client.post(tie_url(tournament, table), tab_a | {"confirm": "1"})
+    assert done.status_code == 302
+    first = TieSettlement.objects.get()
+    # 07:50 UTC on 9 May 2026: 09:50 at the venue (Stockholm, summer time).
+    TieSettlement.objects.update(created_at=datetime(2026, 5, 9, 7, 50, tzinfo=UTC))
+
+    response = td_client.post(tie_url(tournament, table), tab_b | {"confirm": "1"})
+    assert response.status_code == 409
+    page, html = text(response), response.content.decode()
+    assert (
+        "The tie at table 1 was already decided for Bo by director at 09:50: "
+        "use “Decide the tie again” to change it." in page
+    )
+    assert "Confirm the tie settlement" not in page and "Tie decided again" not in page
+    assert "Decide the tie again" in page and "The tie for first is settled for Bo." in page
+    assert re.search(rf'value="{anna.pk}"[^>]*checked', html)  # as chosen in tab B
+    assert 'id="tie_reason">\nCut: Anna an ace</textarea>' in html
+    assert settlement_field(html) == str(first.pk)  # the decision the page shows now
+    table.refresh_from_db()
+    assert table.winner == bo
+    assert list(TieSettlement.objects.values_list("pk", flat=True)) == [first.pk]
+    assert not AuditEntry.objects.filter(action="tie.change").exists()
+
+    # Deciding again, as its own step from that form: confirmed first, then Anna wins.
+    again = {**tab_b, "settlement": settlement_field(html)}
+    review = text(td_client.post(tie_url(tournament, table), again))
+    assert "This replaces the decision for Bo, which stays in the log." in review
+    done = td_client.post(tie_url(tournament, table), again | {"confirm": "1"}, follow=True)
+    assert "Tie decided again: Anna wins table 1." in text(done)
+    table.refresh_from_db()
+    assert table.winner == anna and TieSettlement.objects.count() == 2
+
+
+def test_a_tie_decided_meanwhile_is_refused_at_the_review_already(
+    td_client, final_tie, td_user, settings
+):
+    """The table page showed the tie open; it was decided for Bo before the review: the
+    confirmation would state a replacement the TD never chose. Refused there (409)."""
+    settings.TIME_ZONE = "Europe/Stockholm"
+    tournament, table = final_tie
+    anna = player(tournament, "Anna")
+    shown = shown_settlement(td_client, tournament, table)
+    settle(tournament, table, "Bo", td_user)
+    TieSettlement.objects.update(created_at=datetime(2026, 5, 9, 7, 50, tzinfo=UTC))
+    response = td_client.post(
+        tie_url(tournament, table),
+        {"winner": anna.pk, "reason": "Cut", "submission_key": uuid.uuid4(), "settlement": shown},
+    )
+    assert response.status_code == 409
+    page = text(response)
+    assert "The tie at table 1 was already decided for Bo by director at 09:50" in page
+    assert "Confirm the tie settlement" not in page
+    table.refresh_from_db()
+    assert table.winner.name == "Bo" and TieSettlement.objects.count() == 1
+
+
 def test_a_bad_reason_is_shown_on_the_table_page_not_confirmed(td_client, final_tie):
     tournament, table = final_tie
     response = td_client.post(
@@ -184,6 +265,17 @@ def test_the_confirmation_in_swedish(td_client, final_tie):
 
 def settle(tournament, table, name, td_user, reason="Card draw"):
     hands.settle_tie(table=table, actor=td_user, winner=player(tournament, name), reason=reason)
+
+
+def shown_settlement(td_client, tournament, table):
+    """The decision the table page's tie form stands on (its hidden field; "" for none)."""
+    return settlement_field(td_client.get(table_url(tournament, table)).content.decode())
+
+
+def settlement_field(html):
+    """The tie form's hidden settlement: its value, "" when it has none (the tie open)."""
+    match = re.search(r'<input type="hidden" name="settlement"( value="([^"]*)")?', html)
+    return match.group(2) or ""
 
 
 def test_a_settled_tie_is_offered_to_be_decided_again(td_client, final_tie, td_user):
@@ -225,8 +317,15 @@ def test_deciding_again_is_confirmed_first_then_replaces_the_winner(
         s.player for s in table.seats.select_related("player").order_by("position")
     )
     settle(tournament, table, first.name, td_user)
+    shown = shown_settlement(td_client, tournament, table)
+    assert shown == str(TieSettlement.objects.get().pk)  # the decision the page shows
     key = uuid.uuid4()
-    data = {"winner": second.pk, "reason": "High card misread", "submission_key": key}
+    data = {
+        "winner": second.pk,
+        "reason": "High card misread",
+        "submission_key": key,
+        "settlement": shown,
+    }
     response = td_client.post(tie_url(tournament, table), data)
     assert response.status_code == 200
     page = text(response)
@@ -280,6 +379,7 @@ def test_deciding_again_in_swedish(td_client, final_tie, td_user):
         "winner": player(tournament, "Anna").pk,
         "reason": "Kort",
         "submission_key": uuid.uuid4(),
+        "settlement": shown_settlement(td_client, tournament, table),
     }
     page = text(td_client.post(tie_url(tournament, table), data))
     assert "Det ersätter avgörandet till Bo, som finns kvar i loggen." in page

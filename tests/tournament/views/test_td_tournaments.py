@@ -437,3 +437,82 @@ def test_a_draw_made_between_the_page_and_the_post_is_refused_by_the_service(
     tournament.refresh_from_db()
     assert tournament.name == "SM 2026"
     assert not FormSubmission.objects.filter(key=key).exists()
+
+
+# ---------------------------------------------------------------- a name another tournament has
+
+
+def taken_message(name):
+    return escape(
+        f"A tournament named “{name}” already exists: choose another name (add the year or "
+        "the city)."
+    )
+
+
+def name_error(html):
+    """The errors shown next to the name field."""
+    match = re.search(r'<ul class="errorlist" id="id_name_error">(.*?)</ul>', html, re.S)
+    return match.group(1) if match else ""
+
+
+def test_a_new_tournament_with_another_ones_name_is_refused_next_to_the_name(
+    td_client, make_tournament
+):
+    make_tournament(players=3, name="Malmö Open")
+    key = uuid.uuid4()
+    response = td_client.post(
+        reverse("td:tournament_create"), form_data(key, name="MALMO open", min_hands="18")
+    )
+    html = text(response)
+    assert response.status_code == 400
+    assert taken_message("Malmö Open") in name_error(html)
+    assert 'role="alert"' in html and taken_message("Malmö Open") in html  # the summary
+    assert input_value(html, "name") == "MALMO open" and input_value(html, "min_hands") == "18"
+    assert list(Tournament.objects.values_list("name", flat=True)) == ["Malmö Open"]
+    assert not FormSubmission.objects.filter(key=key).exists()
+    # The same form, another name: created, with the key it kept.
+    again = td_client.post(
+        reverse("td:tournament_create"), form_data(key, name="Malmö Open 2026", min_hands="18")
+    )
+    assert again.status_code == 302
+    assert Tournament.objects.filter(name="Malmö Open 2026").exists()
+
+
+def test_the_settings_may_not_take_another_tournaments_name(td_client, make_tournament):
+    make_tournament(players=3, name="Cup")
+    tournament = make_tournament(players=3, name="Other")
+    response = td_client.post(reverse("td:settings", args=[tournament.pk]), form_data(name="cup"))
+    assert response.status_code == 400
+    assert taken_message("Cup") in name_error(text(response))
+    tournament.refresh_from_db()
+    assert tournament.name == "Other"
+
+
+def test_renaming_into_another_tournaments_name_is_refused_in_the_page(
+    td_client, td_user, make_tournament
+):
+    make_tournament(players=3, name="Malmö Open")
+    tournament = make_tournament(players=3, name="Lund Open")
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="rename")
+    data = {"name": "malmö open", "submission_key": str(uuid.uuid4())}
+    response = td_client.post(rename_url(tournament), data)
+    html = text(response)
+    assert response.status_code == 400
+    assert "The name was not changed:" in html and taken_message("Malmö Open") in html
+    assert input_value(html, "name") == "malmö open"
+    tournament.refresh_from_db()
+    assert tournament.name == "Lund Open"
+    assert not AuditEntry.objects.filter(action="tournament.rename").exists()
+
+
+def test_the_list_never_shows_two_tournaments_of_the_same_name(td_client):
+    for name in ("SM 2026", "sm 2026", "SM 2026\u200b"):
+        td_client.post(reverse("td:tournament_create"), form_data(name=name))
+    assert list(Tournament.objects.values_list("name", flat=True)) == ["SM 2026"]
+    assert text(td_client.get(reverse("td:dashboard"))).count(">SM 2026<") == 1
+
+
+def test_invisible_characters_at_the_ends_of_the_name_are_dropped_in_the_page(td_client):
+    response = td_client.post(reverse("td:tournament_create"), form_data(name="\ufeffCup\u200b"))
+    assert response.status_code == 302
+    assert Tournament.objects.get().name == "Cup"

@@ -1,28 +1,56 @@
-"""Restore a tournament from a backup written by export_tournament."""
+"""Restore a tournament from a backup written by export_tournament.
 
+`make restore` runs it with `--migrate`, into a database that may be empty. What can be
+checked without the database is checked first (the file can be read, it is a backup),
+then the database is opened (a clear line when it cannot be: docs/backups.md), and only
+then migrated and written to.
+"""
+
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.utils.translation import gettext as _
 
 from tournament.management.actor import actor_from_option
-from tournament.services.backup import MAX_BYTES, import_backup
+from tournament.management.database import open_database
+from tournament.services.backup import MAX_BYTES, import_tournament, parse_backup
 from tournament.services.errors import ServiceError
 
 
 class Command(BaseCommand):
     help = "Import a tournament from a JSON backup; refused if its name is already taken."
+    # Django's checks open the database (SQLite's JSON support): run once it is open.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="The JSON file written by export_tournament.")
         parser.add_argument("--actor", metavar="USERNAME", help="Record the import as this user.")
+        parser.add_argument(
+            "--migrate",
+            action="store_true",
+            help="Create or update the database's tables first (an empty database).",
+        )
 
     def handle(self, *args, **options):
-        actor = actor_from_option(options["actor"])
+        path = options["file"]
         try:
-            with open(options["file"], "rb") as file:
+            with open(path, "rb") as file:
                 raw = file.read(MAX_BYTES + 1)  # one byte more tells that it is too large
         except OSError as exc:
-            raise CommandError(f"Cannot read {options['file']}: {exc.strerror}.") from exc
+            raise CommandError(
+                _("Cannot read %(file)s: %(reason)s.") % {"file": path, "reason": exc.strerror}
+            ) from exc
         try:
-            tournament = import_backup(raw, actor=actor)
+            data = parse_backup(raw)  # before the database is touched: a wrong file says so
+        except ServiceError as exc:
+            raise CommandError(exc.message) from exc
+        open_database(connections[DEFAULT_DB_ALIAS])
+        self.check()
+        if options["migrate"]:
+            call_command("migrate", interactive=False, verbosity=0)
+        actor = actor_from_option(options["actor"])
+        try:
+            tournament = import_tournament(data, actor=actor)
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Imported {tournament.name} (id {tournament.pk}).")

@@ -15,8 +15,10 @@ A hand entered as cards is fixed the way a new hand is entered by cards (cards.p
 3. `fix_confirm`: `hands.correct_hand` adds a version; the old one is kept with the reason.
 
 The submission key travels from the entry through the check to the confirm, so a double
-tap corrects once; the version being fixed travels too, so a readback made stale by a
-correction meanwhile (the TD's) is never saved over it.
+tap corrects once; the version being fixed travels too (from the fix page on, by points as
+by cards), so a fix made stale by a correction meanwhile (the TD's) is never saved over it:
+`hands.correct_hand` refuses it under the table's lock, and the check refuses it already.
+The revisor then sees the hand as it stands, with who changed it and when.
 """
 
 import uuid
@@ -32,7 +34,8 @@ from scoring.boards import ROWS
 from tournament.forms import CorrectPointsForm, RevisorFixCardsForm
 from tournament.hand_errors import invalid_hand_message
 from tournament.models import Hand, HandVersion
-from tournament.services import NotAllowed, ServiceError, hands
+from tournament.services import HandConflict, NotAllowed, ServiceError, hands
+from tournament.services.stale import by_whom, clock
 from tournament.state import history_state
 from tournament.views.polling import vary_on_htmx
 from tournament.views.revisor.binding import revisor_required
@@ -107,7 +110,7 @@ def fix(request):
 
 
 def _points_initial(last):
-    initial = {"hand_number": last.hand.number}
+    initial = {"hand_number": last.hand.number, "version": last.version.version}
     for result in last.results:
         initial[f"points_{result.seat.position}"] = result.points
         initial[f"fantasyland_{result.seat.position}"] = result.fantasyland_next
@@ -137,12 +140,6 @@ def _fix_readback(last, form):
         )
         for result in last.results
     ]
-
-
-def _posted_version(data):
-    with suppress(ValueError, TypeError):
-        return int(data.get("version", ""))
-    return None
 
 
 def _render_points(request, table, last, form, *, status=200, readback=None, conflict=None):
@@ -193,17 +190,14 @@ def _points_fix(request, table, last):
     if confirms and step == "change":
         return _render_points(request, table, last, form)
     if confirms and step != "confirm":
+        if form.cleaned_data["version"] != last.version.version:
+            # Corrected since the fix was opened: it would be read out against another hand.
+            return _points_conflict(request, table, last)
         # Read out to the table first; nothing is changed before "Confirm".
         return _render_points(request, table, last, form, readback=_fix_readback(last, form))
-    if confirms and _posted_version(request.POST) != last.version.version:
-        # Corrected meanwhile: what was read out was checked against another hand.
-        conflict = _(
-            "Hand %(hand)d was corrected meanwhile (by the TD or another device). Here it "
-            "is as it stands now: fix it again if it is still wrong."
-        ) % {"hand": hand.number}
-        fresh = CorrectPointsForm(initial=_points_initial(last), seats=last.seats)
-        return _render_points(request, table, last, fresh, status=409, conflict=conflict)
     try:
+        # The service refuses the fix if the hand was corrected since the fix was opened
+        # (its version travels with the form and the readback), under the table's lock.
         corrected = hands.correct_hand(
             hand=hand,
             actor=None,
@@ -212,6 +206,9 @@ def _points_fix(request, table, last):
             **form.service_kwargs(),
         )
     except ServiceError as error:
+        now = _last_hand(table)
+        if isinstance(error, HandConflict) and _changed(now, form):
+            return _points_conflict(request, table, now)
         add_service_error(form, error)
         return _render_points(request, table, last, form, status=400)
     if corrected.created:
@@ -219,6 +216,42 @@ def _points_fix(request, table, last):
     else:  # the same submission, saved by a request that crossed this one
         messages.info(request, _already_saved() % {"hand": hand.number})
     return redirect("revisor:card")
+
+
+def _points_conflict(request, table, last):
+    """The fix page of the hand as it stands now, saying who changed it and when."""
+    fresh = CorrectPointsForm(initial=_points_initial(last), seats=last.seats)
+    conflict = _changed_meanwhile(last)
+    return _render_points(request, table, last, fresh, status=409, conflict=conflict)
+
+
+def _changed(last, form):
+    """The hand (still the last) has another version than the one the fix was made from."""
+    return (
+        last is not None
+        and last.hand.number == form.cleaned_data["hand_number"]
+        and last.version.version != form.cleaned_data["version"]
+    )
+
+
+def _changed_meanwhile(last):
+    """What the revisor reads when the hand was corrected after the fix was opened (by
+    the TD, or on another device): who, when, and what to do. The hand as it stands now
+    is shown with it, and a fix made from it is a new one (a new key)."""
+    version = last.version
+    who = by_whom(version.created_by, version.entered_by_label)
+    params = {"hand": last.hand.number, "time": clock(version.created_at), "who": who}
+    if who:
+        message = _(
+            "Hand %(hand)d was changed at %(time)s by %(who)s after you opened this fix. "
+            "Here it is as it stands now: fix it again if it is still wrong."
+        )
+    else:
+        message = _(
+            "Hand %(hand)d was changed at %(time)s after you opened this fix. "
+            "Here it is as it stands now: fix it again if it is still wrong."
+        )
+    return message % params
 
 
 # ---------------------------------------------------------------- by cards
@@ -285,14 +318,16 @@ def _stale(request, last, form):
         form.add_error(None, _("This form was for another hand; reload the page."))
         return _render_cards(request, last, form=form, status=400)
     if form.cleaned_data["version"] != last.version.version:
-        # Corrected meanwhile: what was checked was checked against another hand. Start
-        # again from the hand as it stands now (a new key: this fix was never saved).
-        conflict = _(
-            "Hand %(hand)d was corrected meanwhile (by the TD or another device). Here it "
-            "is as it stands now: fix it again if it is still wrong."
-        ) % {"hand": last.hand.number}
-        return _render_cards(request, last, form=_cards_form(last), conflict=conflict, status=409)
+        # Corrected meanwhile: what was checked was checked against another hand.
+        return _cards_conflict(request, last)
     return None
+
+
+def _cards_conflict(request, last):
+    """Start again from the hand as it stands now (a new key: this fix was never saved),
+    saying who changed it and when."""
+    conflict = _changed_meanwhile(last)
+    return _render_cards(request, last, form=_cards_form(last), conflict=conflict, status=409)
 
 
 def _preview_fix(table, last, form):
@@ -387,6 +422,10 @@ def fix_confirm(request):
         messages.error(request, str(error))
         return fresh_card(request)
     except ServiceError as error:
+        # Corrected between the check above and the service's lock: refused there.
+        now = _last_hand(table)
+        if isinstance(error, HandConflict) and _changed(now, form):
+            return _cards_conflict(request, now)
         add_service_error(form, error)
         return _render_cards(request, last, form=form, status=400)
     if corrected.created:

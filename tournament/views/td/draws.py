@@ -3,7 +3,8 @@ closing a level, and the standings with the champion.
 
 Every change goes through one service (`tournament.services.draws`) inside `submit_once`,
 so a double click or a resent form draws once. A refusal is shown in place: on the
-page the form is on (bound, status 400); closing a level has its own confirmation page,
+page the form is on (bound, status 400; 409 for a redraw asked for from a page showing
+a draw that was redone meanwhile); closing a level has its own confirmation page,
 which lists what still blocks it and shows a refusal there.
 """
 
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 from tournament import selectors
 from tournament.forms import RedrawForm
 from tournament.models import Level
-from tournament.services import ServiceError, draws
+from tournament.services import Conflict, ServiceError, draws
 from tournament.text import swedish_sort_key
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
@@ -81,9 +82,8 @@ def _poll_or_none(request, tournament_id):
 
 
 def _stale_key_message(form):
-    """A form whose hidden one-time key is missing or damaged: say what to do."""
-    if "submission_key" in form.errors:
-        form.errors.pop("submission_key")
+    """A form whose hidden one-time key (or draw) is missing or damaged: say what to do."""
+    if [name for name in ("submission_key", "draw") if form.errors.pop(name, None)]:
         form.add_error(None, _("This form is out of date: reload the page and send it again."))
 
 
@@ -133,8 +133,12 @@ def draw(request, tournament_id):
 
 
 def _render_level(request, tournament, level, form, status=200, release_form=None):
+    """The level page; `form`: the redraw form as sent (None: a fresh one, made from the
+    draw shown)."""
     draws_of_level = selectors.level_draws(level)
     current, superseded = draws_of_level[0], draws_of_level[1:]
+    if form is None:
+        form = RedrawLevelForm(initial={"draw": current.pk})
     # Who replaced a superseded draw, when and why, is on the draw that replaced it.
     replaced_by = {d.number - 1: d for d in draws_of_level}
     history = [(old, replaced_by[old.number]) for old in superseded]
@@ -170,7 +174,7 @@ def level(request, tournament_id, level):
     """A level's current draw: tables, seats, first dealers and the seed; older draws below."""
     tournament = get_tournament(tournament_id)
     level = _level(tournament, level)
-    return _render_level(request, tournament, level, RedrawLevelForm())
+    return _render_level(request, tournament, level, None)
 
 
 @td_required
@@ -192,6 +196,12 @@ def redraw(request, tournament_id, level):
                     level=level, actor=request.user, **form.service_kwargs()
                 ),
             )
+        except Conflict as error:
+            # Redone meanwhile: the page shows the new seating now, and the form (reason
+            # as typed) stands on it, so that redoing it again is a choice made seeing it.
+            form = _form_on_current_draw(request, level)
+            add_service_error(form, error)
+            return _render_level(request, tournament, level, form, status=409)
         except ServiceError as error:
             add_service_error(form, error)
         else:
@@ -204,6 +214,15 @@ def redraw(request, tournament_id, level):
             return redirect("td:level", tournament.pk, level.number)
     _stale_key_message(form)
     return _render_level(request, tournament, level, form, status=400)
+
+
+def _form_on_current_draw(request, level):
+    """The redraw form as sent, made to stand on the level's current draw."""
+    data = request.POST.copy()
+    data["draw"] = draws.current_draw(level).pk
+    form = RedrawLevelForm(data)
+    form.is_valid()
+    return form
 
 
 @td_required
@@ -232,9 +251,7 @@ def release(request, tournament_id, level):
                 )
             return redirect("td:level", tournament.pk, level.number)
     _stale_key_message(form)
-    return _render_level(
-        request, tournament, level, RedrawLevelForm(), status=400, release_form=form
-    )
+    return _render_level(request, tournament, level, None, status=400, release_form=form)
 
 
 # ---------------------------------------------------------------- projector and print

@@ -7,7 +7,9 @@ states the cost first, rescinding, settling a tie (confirmed first: who wins, wh
 and what it ends), and clearing a revisor's call.
 
 Every change is one service call; every refusal re-renders the page it came from
-with the form bound (nothing typed is lost) and the service's message, status 400.
+with the form bound (nothing typed is lost) and the service's message, status 400;
+409 (`Conflict`) when what the form was based on changed since its page was shown (a
+correction made from an older version of the hand, a tie decided meanwhile).
 """
 
 import uuid
@@ -30,8 +32,10 @@ from tournament.forms import (
     TieForm,
 )
 from tournament.models import Hand, HandVersion, Penalty, Player, Tournament
+from tournament.selectors.penalty_preview import outcome_after_penalty
 from tournament.services import calls, hands, penalties
-from tournament.services.errors import HandConflict, ServiceError
+from tournament.services.errors import Conflict, HandConflict, ServiceError
+from tournament.state import load_table
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
 from tournament.views.polling import unchanged, vary_on_htmx
@@ -192,7 +196,7 @@ def render_page(
         tie_form = None
     if tie_form is None and card.in_play and card.tie_leaders:
         # Settled or not: a settled tie can be decided again until the level closes.
-        tie_form = TieOnceForm(leaders=card.tie_leaders, decided=_decided(card))
+        tie_form = TieOnceForm(leaders=card.tie_leaders, settlement=card.settlement)
     url = reverse("td:table", args=[tournament.pk, table.pk])
     context = {
         **_card_context(tournament, table, card, token),
@@ -316,6 +320,7 @@ def hand_correct(request, tournament_id, table_id, number):
     status = 200
     if request.method == "POST":
         form = form_class(request.POST, seats=seats)
+        status = 400
         if form.is_valid():
             if form.cleaned_data["hand_number"] != hand.number:
                 form.add_error(None, _("This form was for another hand; reload the page."))
@@ -325,6 +330,9 @@ def hand_correct(request, tournament_id, table_id, number):
                         hand=hand, actor=request.user, **form.service_kwargs()
                     )
                 except ServiceError as error:
+                    # Corrected meanwhile (HandConflict): what was typed stays, made from
+                    # the old version; the message says to reload and see the new one.
+                    status = 409 if isinstance(error, Conflict) else 400
                     add_service_error(form, error)
                 else:
                     if recorded.created:
@@ -339,9 +347,9 @@ def hand_correct(request, tournament_id, table_id, number):
                             % {"hand": hand.number},
                         )
                     return redirect(table_url(tournament, table))
-        status = 400
     else:
-        form = form_class(seats=seats, hand_number=hand.number, initial=_initial(current, mode))
+        initial = {**_initial(current, mode), "version": current.version}
+        form = form_class(seats=seats, hand_number=hand.number, initial=initial)
     url = reverse("td:hand_correct", args=[tournament.pk, table.pk, hand.number])
     context = {
         "tournament": tournament,
@@ -476,6 +484,11 @@ def _confirm(request, tournament, table, form, cost, *, changed=False, status=20
         "seat": seat,
         "at_this_table": at_this_table,
         "total_after": seat.total - cost.points if seat is not None else None,
+        "outcome": (
+            outcome_after_penalty(load_table(cost.table.pk), player.pk, cost.points)
+            if cost.points and cost.table is not None and not cost.disqualifies
+            else None
+        ),
         "changed": changed,
         "call_id": call_id,
     }
@@ -546,7 +559,7 @@ def tie(request, tournament_id, table_id):
         messages.info(request, _("This tie was already settled."))
         return redirect(table_url(tournament, table))
     card = selectors.score_card(table)
-    form = TieOnceForm(request.POST, leaders=card.tie_leaders, decided=_decided(card))
+    form = TieOnceForm(request.POST, leaders=card.tie_leaders, settlement=card.settlement)
     try:
         hands.check_table_open(table)  # before the confirmation: a closed level is final
     except ServiceError as error:
@@ -565,6 +578,13 @@ def tie(request, tournament_id, table_id):
     if "edit" in request.POST:  # back from the confirmation to change it: nothing lost
         return render_page(request, tournament, table, tie_form=form)
     if "confirm" not in request.POST:
+        shown = card.settlement.pk if card.settlement is not None else None
+        if form.cleaned_data["settlement"] != shown:
+            # Decided meanwhile: the confirmation would state a change the page never
+            # showed. Refused here already, as the service refuses it on confirming.
+            return _tie_refused(
+                request, tournament, table, hands.tie_decided_meanwhile(table, card.settlement)
+            )
         return _tie_confirm(request, tournament, table, card, form)
     try:
         result = submit_once(
@@ -572,6 +592,8 @@ def tie(request, tournament_id, table_id):
             form.cleaned_data["submission_key"],
             lambda: hands.settle_tie(table=table, actor=request.user, **form.service_kwargs()),
         )
+    except Conflict as error:
+        return _tie_refused(request, tournament, table, error)
     except ServiceError as error:
         add_service_error(form, error)
         return render_page(request, tournament, table, status=400, tie_form=form)
@@ -589,9 +611,19 @@ def tie(request, tournament_id, table_id):
     return redirect(table_url(tournament, table))
 
 
-def _decided(card):
-    """The player a settled tie was decided for (None while it is open)."""
-    return card.settlement.winner if card.settlement is not None else None
+def _tie_refused(request, tournament, table, error):
+    """A decision on the tie made from a page that showed it otherwise (decided meanwhile,
+    in another tab or by another TD): the table page as it stands, status 409, with the
+    message and the winner and reason as typed, in the section that decides the tie again.
+    The form now stands on the decision shown: deciding again is confirmed first, and
+    that confirmation names whose win it replaces."""
+    card = selectors.score_card(table)
+    data = request.POST.copy()
+    data["settlement"] = card.settlement.pk if card.settlement is not None else ""
+    form = TieOnceForm(data, leaders=card.tie_leaders, settlement=card.settlement)
+    form.is_valid()
+    add_service_error(form, error)
+    return render_page(request, tournament, table, status=409, tie_form=form)
 
 
 def _tie_confirm(request, tournament, table, card, form):

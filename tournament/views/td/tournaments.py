@@ -145,12 +145,16 @@ def _settings_context(form, once, **extra):
 
 def _carry_out(request, form, action):
     """(once, result): `action()` run once for the form's one-time key; result None when the
-    key, the form or the service refused (then the reason is on `form`)."""
+    key, the form or the service refused (then the reason is on `form`: a name another
+    tournament has next to the name field)."""
     once, key = _bound_once(request, form)
     if key is None or not form.is_valid():
         return once, None
     try:
         return once, submit_once(request, key, action)
+    except registration.TournamentNameTaken as error:
+        form.add_error("name", str(error))
+        return once, None
     except ServiceError as error:
         add_service_error(form, error)
         return once, None

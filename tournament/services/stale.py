@@ -1,0 +1,21 @@
+"""Who changed something and when, in the words of a refusal of a stale form.
+
+A form carries what its page showed (a hand's version, a level's draw, a tie's decision);
+the service compares it under its lock and, when it changed meanwhile, refuses with a
+`Conflict` that says who changed it and at what time, so that the person knows what
+happened before reloading.
+"""
+
+from django.utils import formats, timezone
+
+
+def clock(moment):
+    """The local time of day of `moment`, as on the wall clock of the venue: "09:41"."""
+    return formats.time_format(timezone.localtime(moment), "H:i")
+
+
+def by_whom(user, label=""):
+    """Who made a change: the TD's user name, else the entry's label (a revisor's), or ""."""
+    if user is not None:
+        return user.get_username()
+    return label or ""

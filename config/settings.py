@@ -162,12 +162,14 @@ PUBLIC_RENDER_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_RENDER_SECONDS"
 PUBLIC_TOKEN_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_TOKEN_SECONDS", 1)
 
 # Automatic backups (tournament/services/autobackup.py): the tournament's JSON backup is
-# written into this folder when a level closes and, while hands are recorded, once every
-# BACKUP_MINUTES; the newest BACKUP_KEEP of each tournament are kept. Empty: none (the
-# default under tests, which turn them on where they test them).
+# written into this folder when a level closes and, while anything changes, at most
+# BACKUP_MINUTES after the change; the newest BACKUP_KEEP of each tournament are kept.
+# Empty: none (the default under tests, which turn them on where they test them, and run
+# the catch-up that a timer thread runs in a server themselves).
 BACKUP_DIR = env_str("DJANGO_BACKUP_DIR", "" if TESTING else str(BASE_DIR / "var" / "backups"))
 BACKUP_MINUTES = env_int("DJANGO_BACKUP_MINUTES", 5)
 BACKUP_KEEP = env_int("DJANGO_BACKUP_KEEP", 20)
+BACKUP_CATCH_UP_TIMERS = not TESTING
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("sv", _("Swedish"))]

@@ -57,6 +57,8 @@ def test_migrations_run_once_before_any_replica_starts():
     assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
     assert "migrate" not in command_of(app)  # replicas never race to migrate
     assert command_of(app).startswith("gunicorn config.wsgi:application --bind 0.0.0.0:8000")
+    # Stopped, a replica writes the backups its catch-up had waiting (config/gunicorn.py).
+    assert "--config python:config.gunicorn" in command_of(app)
     assert app["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     assert app["depends_on"]["redis"]["condition"] == "service_healthy"
     # The same image and settings for both.

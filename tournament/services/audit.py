@@ -1,5 +1,6 @@
 from tournament.audit_sentences import ACTIONS
 from tournament.models import AuditEntry
+from tournament.services import autobackup
 
 
 def actor_or_none(actor):
@@ -24,6 +25,9 @@ def record(*, tournament, actor, action, params, before=None, after=None, actor_
     user = actor_or_none(actor)
     if not actor_label:
         actor_label = user.get_username() if user else "system"
+    if tournament is not None:
+        # Every change of state passes here: it is what the automatic backup must hold.
+        autobackup.after_change(tournament.pk)
     return AuditEntry.objects.create(
         tournament=tournament,
         actor=user,

@@ -1,39 +1,51 @@
 """Backups that write themselves: the tournament's JSON backup, during play, on disk.
 
-When a level closes, and while hands are being recorded once every
-settings.BACKUP_MINUTES, the tournament's whole history (the same JSON as the TD's
-"Download the backup", docs/export-format.md) is written to
-settings.BACKUP_DIR/<tournament-id>-<name>/; the newest settings.BACKUP_KEEP files are
-kept. Each file is written beside its final name and renamed into place after an fsync,
+Every change of state (each writes an audit entry: a hand, a penalty, a draw, a player)
+asks for a backup: written at once when the newest is BACKUP_MINUTES old, else by a
+catch-up at most BACKUP_MINUTES later, so that the newest backup is never more than that
+behind what was recorded, even when the room goes quiet after a hand. Closing a level
+writes one at once. The tournament's whole history (the same JSON as the TD's "Download
+the backup", docs/export-format.md) goes to settings.BACKUP_DIR/<tournament-id>-<name>/;
+the newest settings.BACKUP_KEEP files are kept. A file's name says how many changes (audit
+entries) it holds, so that the TD's pages can say how many are not in it yet.
+
+Each file is written beside its final name and renamed into place after an fsync,
 so a crash (or a full disk) leaves the last complete backup and at most a stray
 `.partial` file, never a half backup under a backup's name; the next backup removes such
 a file once it is STALE_PARTIAL old (one being written by another worker is younger).
 
 The backup is written after the change's transaction commits, from what was committed;
-a backup that cannot be written is logged and never undoes or fails the change.
+a backup that cannot be written is logged and never undoes or fails the change, and the
+TD's pages say so (the changes waiting, the folder that cannot be written).
 """
 
 import json
 import logging
 import os
+import re
+import shutil
 import tempfile
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import close_old_connections, connections, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from tournament.models import Tournament
-from tournament.services.backup_export import export_tournament
+from tournament.models import AuditEntry, Tournament
 
 log = logging.getLogger(__name__)
 SUFFIX = ".json"
 PARTIAL = ".partial"
 # A `.partial` file this old is a crash's leftover: a backup is written in about a second.
 STALE_PARTIAL = timedelta(minutes=10)
+# backup-<when>-<pid>-c<changes>.json: the changes (audit entries) the backup holds.
+CHANGES = re.compile(r"-c(\d+)\.json$")
+# Below this, the TD's pages warn that the backups' disk is nearly full.
+LOW_DISK_BYTES = 50 * 1024 * 1024
 
 # When each tournament's next backup falls due, as this process last looked: a hand before
 # then skips the look (a query and a directory listing, 1 ms of a 5-13 ms hand,
@@ -42,10 +54,21 @@ STALE_PARTIAL = timedelta(minutes=10)
 _due_at = {}
 
 
+# The catch-ups this process has waiting, by tournament (and folder), to start one only.
+_catch_up_at = {}
+_catch_up_lock = threading.Lock()
+
+
 @dataclass(frozen=True)
 class BackupFile:
     path: Path
     written_at: datetime
+
+    @property
+    def changes(self):
+        """How many changes (audit entries) the backup holds; None for an older name."""
+        found = CHANGES.search(self.path.name)
+        return int(found.group(1)) if found else None
 
 
 def enabled():
@@ -59,9 +82,17 @@ def while_hands():
 
 
 def folder(tournament):
-    """Where the tournament's backups go: one folder per tournament, named for a person."""
+    """Where the tournament's backups go: one folder per tournament, named for a person.
+    The folder it already has keeps them after the tournament is renamed."""
+    root = Path(settings.BACKUP_DIR)
+    try:
+        kept = sorted(p for p in root.glob(f"{tournament.pk}-*") if p.is_dir())
+    except OSError:
+        kept = []
+    if kept:
+        return kept[0]
     name = slugify(tournament.name)[:60] or "tournament"
-    return Path(settings.BACKUP_DIR) / f"{tournament.pk}-{name}"
+    return root / f"{tournament.pk}-{name}"
 
 
 def backups(tournament):
@@ -89,9 +120,14 @@ def write_backup(tournament):
     """Write the tournament's backup now (atomically) and prune to the newest BACKUP_KEEP."""
     target_dir = folder(tournament)
     target_dir.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(export_tournament(tournament), ensure_ascii=False, indent=1) + "\n"
+    # Imported here: the export reads the services, and every service's audit entry calls
+    # this module (tournament/services/audit.py).
+    from tournament.services.backup_export import export_tournament
+
+    data = export_tournament(tournament)
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
-    target = target_dir / f"backup-{stamp}-{os.getpid()}{SUFFIX}"
+    target = target_dir / f"backup-{stamp}-{os.getpid()}-c{len(data['audit'])}{SUFFIX}"
     descriptor, partial = tempfile.mkstemp(dir=target_dir, prefix=".backup-", suffix=PARTIAL)
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as file:
@@ -134,6 +170,33 @@ def _sync_directory(path):
         os.close(descriptor)
 
 
+def changes_made(tournament):
+    """How many changes the tournament has had: its audit entries, never deleted."""
+    return AuditEntry.objects.filter(tournament=tournament).count()
+
+
+def waiting_changes(tournament, newest):
+    """Changes recorded since `newest` was written (None when its name does not say)."""
+    if newest is None or newest.changes is None:
+        return None
+    return max(0, changes_made(tournament) - newest.changes)
+
+
+def folder_problem(tournament):
+    """Why backups cannot be written into the tournament's folder now, or None."""
+    path = folder(tournament)
+    while not path.exists() and path != path.parent:
+        path = path.parent  # the folder is made with the first backup: its nearest parent
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "read-only"
+    try:
+        if shutil.disk_usage(path).free < LOW_DISK_BYTES:
+            return "disk-full"
+    except OSError:
+        return "read-only"
+    return None
+
+
 def _write_quietly(tournament_id, *, only_if_due):
     try:
         tournament = Tournament.objects.get(pk=tournament_id)
@@ -141,12 +204,74 @@ def _write_quietly(tournament_id, *, only_if_due):
             newest = latest(tournament)
             if newest is not None and _every(newest.written_at) > timezone.now():
                 _due_at[_key(tournament_id)] = _every(newest.written_at)
+                _catch_up_later(tournament_id, _every(newest.written_at))
                 return
         write_backup(tournament)
         _due_at[_key(tournament_id)] = _every(timezone.now())
     except Exception:
-        # The change is committed and stays; the TD's page shows how old the last backup is.
+        # The change is committed and stays; the TD's page shows the changes not backed up.
         log.exception("The automatic backup of tournament %s could not be written.", tournament_id)
+
+
+def catch_up(tournament_id, *, at_once=False):
+    """Write the backup if changes were made since the newest (a catch-up's work); if the
+    newest is recent, wait for its minutes to pass first, unless `at_once` (a server
+    shutting down). Returns the file written, or None."""
+    key = _key(tournament_id)
+    with _catch_up_lock:
+        _catch_up_at.pop(key, None)
+    try:
+        tournament = Tournament.objects.get(pk=tournament_id)
+        newest = latest(tournament)
+        if newest is not None and waiting_changes(tournament, newest) == 0:
+            return None
+        due = newest and _every(newest.written_at)
+        if due is not None and due > timezone.now() and not at_once:
+            _catch_up_later(tournament_id, due)  # another worker wrote one meanwhile
+            return None
+        written = write_backup(tournament)
+        _due_at[key] = _every(timezone.now())
+        return written
+    except Exception:
+        log.exception("The automatic backup of tournament %s could not be written.", tournament_id)
+        _catch_up_later(tournament_id, _every(timezone.now()))  # and try again later
+        return None
+
+
+def catch_up_all():
+    """Every tournament's catch-up now (a server shutting down): the files written."""
+    if not enabled():
+        return []
+    pks = Tournament.objects.values_list("pk", flat=True)
+    written = [catch_up(pk, at_once=True) for pk in pks]
+    return [path for path in written if path is not None]
+
+
+def _catch_up_later(tournament_id, moment):
+    """A catch-up of the tournament at `moment` (a second after), one per process."""
+    if not settings.BACKUP_CATCH_UP_TIMERS:
+        return
+    key = _key(tournament_id)
+    with _catch_up_lock:
+        if key in _catch_up_at:
+            return
+        _catch_up_at[key] = moment
+    delay = max(0.0, (moment - timezone.now()).total_seconds()) + 1
+    _start_timer(delay, lambda: _catch_up_in_thread(tournament_id))
+
+
+def _start_timer(delay, function):
+    timer = threading.Timer(delay, function)
+    timer.daemon = True
+    timer.start()
+
+
+def _catch_up_in_thread(tournament_id):
+    close_old_connections()
+    try:
+        catch_up(tournament_id)
+    finally:
+        connections.close_all()  # this thread's own connection
 
 
 def _every(moment):
@@ -157,13 +282,19 @@ def _key(tournament_id):
     return (str(settings.BACKUP_DIR), tournament_id)
 
 
-def after_hand(tournament_id):
-    """Called by the services that record or correct a hand, inside their transaction."""
+def after_change(tournament_id):
+    """Called by every change of state (tournament/services/audit.py), inside its
+    transaction: a backup once it commits when one is due, else a catch-up later."""
     if not while_hands():
         return
-    due_at = _due_at.get(_key(tournament_id))
+    key = _key(tournament_id)
+    due_at = _due_at.get(key)
     if due_at is not None and timezone.now() < due_at:
-        return  # a backup of less than BACKUP_MINUTES ago is on disk
+        # A backup of less than BACKUP_MINUTES ago is on disk: this change waits for the
+        # catch-up at its minutes' end (started now if this process has none waiting).
+        if key not in _catch_up_at:
+            _catch_up_later(tournament_id, due_at)
+        return
     transaction.on_commit(lambda: _write_quietly(tournament_id, only_if_due=True))
 
 

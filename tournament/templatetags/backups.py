@@ -1,11 +1,19 @@
-"""{% backup_status tournament %}: when the last automatic backup was written, and where."""
+"""{% backup_status tournament %}: when the last automatic backup was written, and where;
+how many changes are not in it yet, and why none can be written, when that is so."""
+
+from datetime import timedelta
 
 from django import template
+from django.conf import settings
 from django.utils import timezone
 
 from tournament.services import autobackup
 
 register = template.Library()
+
+# A catch-up writes the waiting changes a second after the minutes' end: a minute more
+# than that, and the backup is late (the folder, the disk, or a server stopped).
+LATE = timedelta(minutes=1)
 
 
 @register.inclusion_tag("tournament/td/_backup_status.html")
@@ -13,10 +21,16 @@ def backup_status(tournament):
     if not autobackup.enabled():
         return {"enabled": False}
     latest = autobackup.latest(tournament)
+    waiting = autobackup.waiting_changes(tournament, latest)
+    due = latest and latest.written_at + timedelta(minutes=settings.BACKUP_MINUTES)
     return {
         "enabled": True,
         "latest": latest,
         "folder": autobackup.folder(tournament),
         "while_hands": autobackup.while_hands(),
         "written_at": latest and timezone.localtime(latest.written_at),
+        "waiting": waiting,
+        "due_at": due and timezone.localtime(max(due, timezone.now())),
+        "late": bool(waiting) and autobackup.while_hands() and due + LATE < timezone.now(),
+        "problem": autobackup.folder_problem(tournament),
     }

@@ -106,3 +106,37 @@ def test_on_a_laptop_no_name_or_word_is_broken_inside(chromium_browser, live_ser
             assert page.evaluate(BROKEN_WORDS) == [], name
     finally:
         context.close()
+
+
+# Every badge that sticks out of its table cell: "text (px past the cell)".
+CLIPPED_BADGES = r"""() => [...document.querySelectorAll("td .badge")]
+  .map((badge) => [badge.textContent.trim(), badge.getBoundingClientRect().right
+    - badge.closest("td").getBoundingClientRect().right])
+  .filter(([text, past]) => past > 0.5)
+  .map(([text, past]) => text + " (" + Math.round(past) + " px)")"""
+
+
+def test_on_a_laptop_the_dashboards_status_names_the_winner_whole(
+    chromium_browser, live_server, td_user
+):
+    """At 1366 px in Swedish the status "Klart: Maja Fors vinner" was cut off at "vin": a
+    badge there wraps between its words, inside its column."""
+    from tests.tournament.conftest import play
+    from tournament.services import draws, registration
+
+    tournament = registration.create_tournament(actor=td_user, name="Malmö Open", min_hands=1)
+    for name in public_scenes.LONG_NAMES[:6]:
+        registration.register_player(tournament=tournament, actor=td_user, name=name)
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="x")
+    for table in level.tables.all():
+        play(table, 9, -4, -5, actor=td_user)
+    context = chromium_browser.new_context(viewport={"width": 1366, "height": 768})
+    page = context.new_page()
+    try:
+        log_in(page, live_server)
+        in_language(page, live_server, "sv")
+        page.goto(live_server.url + reverse("td:tournament", args=[tournament.pk]))
+        assert "vinner" in page.locator(".dash-tables .badge").first.inner_text()
+        assert page.evaluate(CLIPPED_BADGES) == []
+    finally:
+        context.close()

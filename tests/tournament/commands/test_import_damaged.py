@@ -744,12 +744,12 @@ def test_the_command_prints_the_message_and_writes_nothing(in_play, tmp_path):
             f"{CLOSED}.seats[0].total måste vara ett heltal från -2147483648 till "
             "2147483647, inte 1099511627776.",
         ),
-        (set_in(["players", 0, "name"], ""), "players[0].name får inte vara tomt."),
+        (set_in(["players", 0, "name"], ""), "players[0].name saknas."),
         (
             set_in(["players", 0, "name"], "\u200b"),
             "players[0].name består bara av osynliga tecken (som U+200B) och skulle inte synas.",
         ),
-        (set_in(["levels", 1, "draws"], []), "levels[1].draws får inte vara tomt."),
+        (set_in(["levels", 1, "draws"], []), "levels[1].draws saknas."),
     ],
 )
 def test_the_messages_are_in_the_tds_language(in_play, damage, message):

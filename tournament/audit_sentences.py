@@ -133,6 +133,11 @@ def _draw_redo(p):
 
 
 def _table_revisor_access(p):
+    if p["old_code"] is None:  # the table's first link (or its first after a restore)
+        return _("Level %(level)s table %(table)s: revisor link and code made") % {
+            "level": p["level"],
+            "table": p["table"],
+        }
     return _(
         "Level %(level)s table %(table)s: new revisor link and code "
         "(the old code %(old_code)s no longer works)"

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from tournament.models import (
     REVISOR_CODE_ALPHABET,
     REVISOR_CODE_LENGTH,
+    Level,
     RevisorCodeAttempt,
     RevisorStation,
     Table,
@@ -24,7 +25,7 @@ from tournament.models import (
 )
 from tournament.services import audit
 from tournament.services.errors import InvalidEntry, ServiceError
-from tournament.services.locking import lock_table
+from tournament.services.locking import lock_table, lock_tables, lock_tournament
 from tournament.validation import instance
 
 CODE_WINDOW = timedelta(minutes=15)
@@ -182,3 +183,29 @@ def regenerate_revisor_access(*, table, actor):
         after={"code": table.revisor_code},
     )
     return table
+
+
+@transaction.atomic
+def give_missing_revisor_access(*, level, actor):
+    """A link and a code for every table of the level's current draw that has none (a
+    tournament restored from a backup: keys are never in one, so that a copied backup
+    opens no table); tables that have one keep it. Returns the numbers of the tables
+    given one, in order."""
+    level = instance(level, Level, label=_("The level"))
+    lock_tournament(level.tournament)
+    missing = Table.objects.current().filter(level=level, revisor_key__isnull=True)
+    lock_tables(missing.values_list("pk", flat=True))
+    given = []
+    for table in missing.order_by("number"):  # read again under the locks
+        fields = access_fields()
+        Table.objects.filter(pk=table.pk).update(**fields, revision=F("revision") + 1)
+        audit.record(
+            tournament=level.tournament,
+            actor=actor,
+            action="table.revisor_access",
+            params={"level": level.number, "table": table.number, "old_code": None},
+            before={"code": None},
+            after={"code": fields["revisor_code"]},
+        )
+        given.append(table.number)
+    return given

@@ -69,6 +69,11 @@ urlpatterns = [
         name="table_access_regenerate",
     ),
     path(T + "levels/<dbid:level>/cards/", access.table_cards, name="table_cards"),
+    path(
+        T + "levels/<dbid:level>/cards/links/",
+        access.give_missing_links,
+        name="table_cards_links",
+    ),
     # stations.py: a table number's link and code for the whole event, its printable card
     path(T + "stations/", stations.station_cards, name="station_cards"),
     path(T + "stations/create/", stations.stations_create, name="stations_create"),

@@ -6,6 +6,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament import selectors
 from tournament.models import Draw, Level
@@ -139,7 +140,8 @@ def table_cards(request, tournament_id, level):
     if level_obj.held:  # the cards name the seated players: not before the release (§5)
         return held_print(request, tournament, level_obj, "cards")
     cards = []
-    for table in selectors.level_tables(level_obj):
+    tables = selectors.level_tables(level_obj)
+    for table in tables:
         seats = list(table.seats.all())
         cards.append(
             {
@@ -158,7 +160,51 @@ def table_cards(request, tournament_id, level):
         {
             "tournament": tournament,
             "level": level_obj,
+            # Tables with no revisor link (a tournament restored from a backup), while
+            # their level is open: one button gives them all one.
+            "missing_links": (
+                sum(1 for t in tables if not t.revisor_key) if level_obj.closed_at is None else 0
+            ),
+            "links_form": OnceForm(),
             "cards": cards,
             "unreachable_host": unreachable_host(request),
         },
     )
+
+
+def _cards_url(tournament_id, level):
+    return reverse("td:table_cards", args=[get_tournament(tournament_id).pk, level])
+
+
+@td_required
+@post_only(_cards_url)
+def give_missing_links(request, tournament_id, level):
+    """A revisor link and code for every table of the level that has none (a restore)."""
+    tournament = get_tournament(tournament_id)
+    level_obj = Level.objects.filter(tournament=tournament, number=level).first()
+    if level_obj is None:
+        raise Http404("No such level in this tournament.")
+    form = OnceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The form was out of date: nothing was changed. Try again."))
+        return redirect("td:table_cards", tournament.pk, level)
+    try:
+        given = submit_once(
+            request,
+            form.cleaned_data["submission_key"],
+            lambda: revisor_access.give_missing_revisor_access(level=level_obj, actor=request.user),
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("td:table_cards", tournament.pk, level)
+    if given is not ALREADY_DONE and given:
+        messages.success(
+            request,
+            ngettext(
+                "Table %(tables)s has a revisor link and code: print its card again.",
+                "Tables %(tables)s have a revisor link and code: print their cards again.",
+                len(given),
+            )
+            % {"tables": ", ".join(map(str, given))},
+        )
+    return redirect("td:table_cards", tournament.pk, level)

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.tournament.conftest import play_named, positions, single_table, totals
 from tournament.models import AuditEntry, Hand, HandVersion
@@ -196,7 +197,13 @@ def test_a_stale_hand_number_shows_the_conflict_and_the_fresh_card(td_client, th
     response = td_client.post(new_url(tournament, table), points_post(1, cia=-3, anna=5, bo=-2))
     assert response.status_code == 400
     page = text(response)
-    assert "Hand 1 is already recorded at table 1. Reload to see it; the TD can correct it." in page
+    recorded = HandVersion.objects.get()
+    at = timezone.localtime(recorded.created_at).strftime("%H:%M")
+    assert (
+        f"Hand 1 was recorded meanwhile, at {at}: it is on the score card below. "
+        "Correct it there if it is wrong, or enter the next hand."
+    ) in page
+    assert "the TD can correct it" not in page  # the revisor's words, not the TD's
     html = response.content.decode()
     assert 'id="hand-1"' in html  # the fresh card, with the revisor's hand
     assert 'name="points_1" value="5"' in html  # what the TD typed, kept
@@ -549,3 +556,18 @@ def test_a_hand_of_a_closed_level_cannot_be_corrected(td_client, make_tournament
     assert response.status_code == 400
     assert "This level is closed: its results are final." in text(response)
     assert HandVersion.objects.count() == 1
+
+
+def test_a_hand_the_revisor_recorded_meanwhile_is_said_with_who_and_when(td_client, three, client):
+    tournament, table = three
+    client.get(reverse("revisor:link", args=[table.revisor_key]))
+    pos = positions(table)
+    data = {f"points_{pos[n]}": str(p) for n, p in (("Anna", 2), ("Bo", -1), ("Cia", -1))}
+    client.post(
+        reverse("revisor:hand"),
+        {**data, "hand_number": "1", "idempotency_key": str(uuid.uuid4())},
+    )
+    response = td_client.post(new_url(tournament, table), points_post(1, cia=-3, anna=5, bo=-2))
+    assert response.status_code == 400
+    at = timezone.localtime(HandVersion.objects.get().created_at).strftime("%H:%M")
+    assert f"Hand 1 was recorded meanwhile, by Revisor, table 1 at {at}:" in text(response)

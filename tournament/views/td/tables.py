@@ -35,6 +35,7 @@ from tournament.models import Hand, HandVersion, Penalty, Player, Tournament
 from tournament.selectors.penalty_preview import outcome_after_penalty
 from tournament.services import calls, hands, penalties
 from tournament.services.errors import Conflict, HandConflict, ServiceError
+from tournament.services.stale import by_whom, clock
 from tournament.state import load_table
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
@@ -263,8 +264,8 @@ def hand_new(request, tournament_id, table_id):
     try:
         recorded = hands.record_hand(table=table, actor=request.user, **form.service_kwargs())
     except HandConflict as error:
-        add_service_error(form, error)
         number = form.cleaned_data["hand_number"]
+        add_service_error(form, recorded_meanwhile(table, number) or error)
         return render_page(
             request,
             tournament,
@@ -467,6 +468,36 @@ def _call_id(request):
     """The revisor's call the penalty is given from (the dashboard's timeout call), or None."""
     value = request.POST.get("call", "")
     return int(value) if value.isdigit() and len(value) <= 18 else None
+
+
+def recorded_meanwhile(table, number):
+    """What the TD is told when the hand he typed on paper was recorded meanwhile (by the
+    revisor's tablet, or another TD): by whom and when, and where it is; None if it was not.
+    (The revisor's words, "the TD can correct it", were the service's.)"""
+    version = (
+        HandVersion.objects.filter(hand__table=table, hand__number=number, version=1)
+        .select_related("created_by")
+        .first()
+    )
+    if version is None:
+        return None
+    who = by_whom(version.created_by, version.entered_by_label)
+    params = {"hand": number, "who": who, "time": clock(version.created_at)}
+    if who:
+        return (
+            _(
+                "Hand %(hand)d was recorded meanwhile, by %(who)s at %(time)s: it is on the score "
+                "card below. Correct it there if it is wrong, or enter the next hand."
+            )
+            % params
+        )
+    return (
+        _(
+            "Hand %(hand)d was recorded meanwhile, at %(time)s: it is on the score card below. "
+            "Correct it there if it is wrong, or enter the next hand."
+        )
+        % params
+    )
 
 
 def _confirm(request, tournament, table, form, cost, *, changed=False, status=200, call_id=None):

@@ -376,7 +376,7 @@ def test_a_tie_break_hand_is_not_hand_4_of_3(revisor, tie):
 def test_a_tie_break_hand_in_swedish(revisor, tie):
     revisor.cookies["django_language"] = "sv"
     page = revisor.get(CARD).content.decode()
-    assert "Hand 4, särspel efter de 3 som krävs" in page
+    assert "Hand 4, särspel efter de krävda händerna (3)" in page
     assert "Hand 4 av 3" not in page
 
 
@@ -565,7 +565,7 @@ def test_the_cards_page_of_a_tie_break_hand_says_so_too(revisor, tie):
     assert "hand 4 of 3" not in page
     revisor.cookies["django_language"] = "sv"
     page = revisor.get(reverse("revisor:cards")).content.decode()
-    assert "Bord 1 · hand 4, särspel efter de 3 som krävs" in page
+    assert "Bord 1 · hand 4, särspel efter de krävda händerna (3)" in page
 
 
 # ---------------------------------------------------------------- what a page costs

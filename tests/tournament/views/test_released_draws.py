@@ -149,7 +149,7 @@ def test_revisor_code_says_so_in_swedish(client, make_tournament, td_user):
     typed = client.post(CODE, {"code": final.revisor_code})
     assert typed.status_code == 400
     assert (
-        "Bordsplaceringen för nivå 2 är inte släppt än: bord 1s protokoll öppnas när TD "
+        "Bordsplaceringen för nivå 2 är inte släppt än: bord 1:s protokoll öppnas när TL "
         "släpper den. Försök igen då."
     ) in text(typed)
 

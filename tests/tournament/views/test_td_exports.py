@@ -150,7 +150,7 @@ def test_csv_in_swedish_for_a_swedish_td(td_client, played):
         "Namn",
         "Status",
         "Nivå",
-        "Bordsplacering",
+        "Placering vid bordet",
         "Poäng",
     ]
     assert standings[1] == ["1", "3", "Ärla", "Mästare", "1", "1", "16"]

@@ -18,14 +18,6 @@ from tournament.services import autobackup, draws, hands
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def backup_dir(settings, tmp_path):
-    settings.BACKUP_DIR = str(tmp_path / "backups")
-    settings.BACKUP_MINUTES = 5
-    settings.BACKUP_KEEP = 3
-    return tmp_path / "backups"
-
-
 def files(tournament):
     folder = autobackup.folder(tournament)
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []

@@ -20,16 +20,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def backup_dir(settings, tmp_path):
-    settings.BACKUP_DIR = str(tmp_path / "backups")
-    settings.BACKUP_MINUTES = 5
-    settings.BACKUP_KEEP = 5
-    autobackup._due_at.clear()
-    autobackup._catch_up_at.clear()
-    return tmp_path / "backups"
-
-
-@pytest.fixture
 def timers(settings):
     """The catch-ups a server would start, kept instead of started: [(delay, function)]."""
     settings.BACKUP_CATCH_UP_TIMERS = True

@@ -82,3 +82,9 @@ def test_in_swedish(td_client, level):
     td_client.cookies["django_language"] = "sv"
     page = td_client.get(cards_url(level)).content.decode()
     assert "3 bord på den här nivån har ingen revisorslänk än" in page
+
+
+def test_a_level_the_tournament_does_not_have_is_404(td_client, level):
+    url = reverse("td:table_cards_links", args=[level.tournament.pk, 9])
+    assert td_client.get(url).status_code == 404
+    assert td_client.post(url, {"submission_key": str(uuid.uuid4())}).status_code == 404

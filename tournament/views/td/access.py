@@ -172,8 +172,16 @@ def table_cards(request, tournament_id, level):
     )
 
 
+def _get_level(tournament, number):
+    level = Level.objects.filter(tournament=tournament, number=number).first()
+    if level is None:
+        raise Http404("No such level in this tournament.")
+    return level
+
+
 def _cards_url(tournament_id, level):
-    return reverse("td:table_cards", args=[get_tournament(tournament_id).pk, level])
+    tournament = get_tournament(tournament_id)
+    return reverse("td:table_cards", args=[tournament.pk, _get_level(tournament, level).number])
 
 
 @td_required
@@ -181,9 +189,7 @@ def _cards_url(tournament_id, level):
 def give_missing_links(request, tournament_id, level):
     """A revisor link and code for every table of the level that has none (a restore)."""
     tournament = get_tournament(tournament_id)
-    level_obj = Level.objects.filter(tournament=tournament, number=level).first()
-    if level_obj is None:
-        raise Http404("No such level in this tournament.")
+    level_obj = _get_level(tournament, level)
     form = OnceForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("The form was out of date: nothing was changed. Try again."))

@@ -82,17 +82,13 @@ def while_hands():
 
 
 def folder(tournament):
-    """Where the tournament's backups go: one folder per tournament, named for a person.
-    The folder it already has keeps them after the tournament is renamed."""
-    root = Path(settings.BACKUP_DIR)
-    try:
-        kept = sorted(p for p in root.glob(f"{tournament.pk}-*") if p.is_dir())
-    except OSError:
-        kept = []
-    if kept:
-        return kept[0]
-    name = slugify(tournament.name)[:60] or "tournament"
-    return root / f"{tournament.pk}-{name}"
+    """Where the tournament's backups go: one folder per tournament, named for a person
+    (a renamed tournament's folder is renamed with it: `after_rename`)."""
+    return _named_folder(tournament.pk, tournament.name)
+
+
+def _named_folder(pk, name):
+    return Path(settings.BACKUP_DIR) / f"{pk}-{slugify(name)[:60] or 'tournament'}"
 
 
 def backups(tournament):
@@ -296,6 +292,24 @@ def after_change(tournament_id):
             _catch_up_later(tournament_id, due_at)
         return
     transaction.on_commit(lambda: _write_quietly(tournament_id, only_if_due=True))
+
+
+def after_rename(tournament_id, old_name):
+    """Called by the services that rename a tournament, inside their transaction: once the
+    new name commits, its backups' folder takes it too, so that its backups stay in one
+    folder (the TD's pages show the newest; a new folder beside the old hid them)."""
+    if enabled():
+        transaction.on_commit(lambda: _move_folder(tournament_id, old_name))
+
+
+def _move_folder(tournament_id, old_name):
+    try:
+        tournament = Tournament.objects.get(pk=tournament_id)
+        old, new = _named_folder(tournament_id, old_name), folder(tournament)
+        if old != new and old.is_dir() and not new.exists():
+            old.rename(new)
+    except Exception:
+        log.exception("The backups folder of tournament %s could not be renamed.", tournament_id)
 
 
 def after_level_closed(tournament_id):

@@ -27,7 +27,7 @@ from tournament.names import (
     same_key,
 )
 from tournament.selectors.td_tournaments import FIELD_CLOSED, FIELD_OPEN, field_state
-from tournament.services import audit
+from tournament.services import audit, autobackup
 from tournament.services.errors import DrawLocked, InvalidEntry, NotAllowed
 from tournament.services.locking import lock_tournament, lock_tournament_names, touch_tournament
 from tournament.validation import clean_bool, clean_choice, clean_int, saved
@@ -172,6 +172,7 @@ def update_settings(*, tournament, actor, **changes):
     values = _validate({**before, **changes})
     if values["name"] != tournament.name:
         check_tournament_name_free(values["name"], exclude=tournament)
+        autobackup.after_rename(tournament.pk, tournament.name)
     for name, value in values.items():
         setattr(tournament, name, value)
     tournament.revision += 1
@@ -201,6 +202,7 @@ def rename_tournament(*, tournament, actor, name):
     before = tournament.name
     tournament.name = name
     tournament.save(update_fields=["name"])
+    autobackup.after_rename(tournament.pk, before)
     touch_tournament(tournament)
     audit.record(
         tournament=tournament,

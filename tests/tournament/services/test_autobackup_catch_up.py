@@ -131,14 +131,40 @@ def test_at_shutdown_every_tournament_with_changes_waiting_is_written(
     assert hands_in(autobackup.latest(first).path) == [1, 2]
 
 
-def test_a_renamed_tournament_keeps_its_backups_folder(backup_dir, make_tournament, td_user):
+def test_a_renamed_tournament_takes_its_backups_folder_along(
+    backup_dir, make_tournament, td_user, django_capture_on_commit_callbacks
+):
+    """A reviewer renamed "Friday Cup" and the TD's page said "No automatic backup yet", the
+    backups left in the old folder; a folder found by the id alone would take another
+    tournament's of the same id (a restore's copied folder) and prune them."""
     tournament = make_tournament(players=3, name="Friday Cup")
     path = autobackup.write_backup(tournament)
     assert path.parent.name == f"{tournament.pk}-friday-cup"
-    registration.rename_tournament(tournament=tournament, actor=td_user, name="Friday Cup Final")
+    with django_capture_on_commit_callbacks(execute=True):
+        registration.rename_tournament(
+            tournament=tournament, actor=td_user, name="Friday Cup Final"
+        )
     tournament.refresh_from_db()
-    assert autobackup.folder(tournament) == path.parent
-    assert autobackup.latest(tournament).path == path
+    assert autobackup.folder(tournament).name == f"{tournament.pk}-friday-cup-final"
+    assert not path.parent.exists()
+    assert autobackup.latest(tournament).path.name == path.name
+    # Another tournament's folder of the same id (copied from another laptop) is not taken.
+    stranger = backup_dir / f"{tournament.pk}-other-cup"
+    stranger.mkdir()
+    (stranger / "backup-20260101-000000-000000-1-c3.json").write_text("{}")
+    assert autobackup.latest(tournament).path.parent == autobackup.folder(tournament)
+
+
+def test_settings_that_rename_a_tournament_take_its_folder_along(
+    backup_dir, make_tournament, td_user, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(players=3, name="Spring Cup")
+    path = autobackup.write_backup(tournament)
+    with django_capture_on_commit_callbacks(execute=True):
+        registration.update_settings(tournament=tournament, actor=td_user, name="Spring Open")
+    tournament.refresh_from_db()
+    assert autobackup.latest(tournament).path.name == path.name
+    assert autobackup.folder(tournament).name == f"{tournament.pk}-spring-open"
 
 
 def test_the_tds_pages_say_how_many_changes_wait_and_when_they_are_late(

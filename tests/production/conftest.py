@@ -20,13 +20,17 @@ from tests.production.servers import (
 SETUP = """
 import json
 from django.contrib.auth import get_user_model
+from tournament.models import Tournament
 from tournament.services import draws, registration
 
 users = get_user_model().objects
 td = users.filter(username="director").first() or users.create_user(
     "director", password="td-pass-123", is_staff=True
 )
-tournament = registration.create_tournament(actor=td, name="SM 2026", min_hands=3)
+# A name of its own: no two tournaments share one (services/registration.py).
+tournament = registration.create_tournament(
+    actor=td, name=f"SM 2026 {Tournament.objects.count() + 1}", min_hands=3
+)
 for name in ["Anna", "Bo", "Cia"]:
     registration.register_player(tournament=tournament, actor=td, name=name)
 level = draws.draw_first_level(tournament=tournament, actor=td, seed="fixed-seed")

@@ -216,6 +216,8 @@ def catch_up(tournament_id, *, at_once=False):
     key = _key(tournament_id)
     with _catch_up_lock:
         _catch_up_at.pop(key, None)
+    if not enabled():
+        return None  # backups turned off since the catch-up was started
     try:
         tournament = Tournament.objects.get(pk=tournament_id)
         newest = latest(tournament)

@@ -5,6 +5,7 @@ many changes are not in it yet, and why none can be written."""
 
 import io
 import json
+import time
 from datetime import timedelta
 from unittest import mock
 
@@ -237,3 +238,32 @@ def test_the_catch_up_command_writes_what_waits(
     out = io.StringIO()
     call_command("backup_catch_up", stdout=out)
     assert out.getvalue() == "Every backup holds every change: nothing to write.\n"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_catch_up_thread_writes_the_hand_that_waited(
+    backup_dir, settings, make_tournament, td_user
+):
+    """The catch-up as a server runs it: a timer thread, on a connection of its own, after
+    the hand committed (the minutes shortened to five seconds for the test)."""
+    settings.BACKUP_CATCH_UP_TIMERS = True
+    tournament = make_tournament(players=3)
+    table = single_table(tournament, td_user)
+    with mock.patch.object(autobackup, "_every", lambda moment: moment + timedelta(seconds=5)):
+        play(table, 6, -6, 0, actor=td_user)
+        autobackup.catch_up(tournament.pk, at_once=True)  # a backup of hand 1 just now
+        assert hands_in(autobackup.latest(tournament).path) == [1]
+        play(table, 1, -1, 0, actor=td_user)  # within the seconds: the catch-up waits
+        deadline = time.monotonic() + 30
+        while hands_in(autobackup.latest(tournament).path) != [1, 2]:
+            assert time.monotonic() < deadline, "no catch-up within 30 s"
+            time.sleep(0.2)
+
+
+def test_a_catch_up_after_backups_were_turned_off_writes_nothing(
+    backup_dir, settings, make_tournament, td_user
+):
+    tournament = make_tournament(players=3)
+    settings.BACKUP_DIR = ""
+    assert autobackup.catch_up(tournament.pk) is None
+    assert not backup_dir.exists()

@@ -16,7 +16,7 @@ from tournament.services import revisor_access
 from tournament.services.errors import ServiceError
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
-from tournament.views.td.common import get_table, get_tournament
+from tournament.views.td.common import get_level, get_table, get_tournament
 from tournament.views.td.draws import held_print
 
 # Blank rows on the paper score card after the minimum hands: one per Fantasyland
@@ -172,16 +172,9 @@ def table_cards(request, tournament_id, level):
     )
 
 
-def _get_level(tournament, number):
-    level = Level.objects.filter(tournament=tournament, number=number).first()
-    if level is None:
-        raise Http404("No such level in this tournament.")
-    return level
-
-
 def _cards_url(tournament_id, level):
     tournament = get_tournament(tournament_id)
-    return reverse("td:table_cards", args=[tournament.pk, _get_level(tournament, level).number])
+    return reverse("td:table_cards", args=[tournament.pk, get_level(tournament, level).number])
 
 
 @td_required
@@ -189,7 +182,7 @@ def _cards_url(tournament_id, level):
 def give_missing_links(request, tournament_id, level):
     """A revisor link and code for every table of the level that has none (a restore)."""
     tournament = get_tournament(tournament_id)
-    level_obj = _get_level(tournament, level)
+    level_obj = get_level(tournament, level)
     form = OnceForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("The form was out of date: nothing was changed. Try again."))

@@ -3,7 +3,7 @@
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from tournament.models import Table, Tournament
+from tournament.models import Level, Table, Tournament
 from tournament.selectors.announcements import announcement_of, with_announcement
 
 
@@ -27,6 +27,13 @@ def get_table(tournament, table_id):
         raise Http404("No such table in this tournament.")
     table.level.tournament = tournament
     return table
+
+
+def get_level(tournament, number):
+    """The tournament's level of this number, with its tournament; a 404 if it has none."""
+    level = get_object_or_404(Level, tournament=tournament, number=number)
+    level.tournament = tournament
+    return level
 
 
 def add_service_error(form, error):

@@ -11,20 +11,19 @@ which lists what still blocks it and shows a refusal there.
 from django import forms
 from django.contrib import messages
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tournament import selectors
 from tournament.forms import RedrawForm
-from tournament.models import Level
 from tournament.services import Conflict, ServiceError, draws
 from tournament.text import swedish_sort_key
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
 from tournament.views.polling import unchanged, vary_on_htmx
-from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.td.common import add_service_error, get_level, get_tournament
 
 TEMPLATES = "tournament/td/draws/"
 # Seconds between two polls of the projector and standings regions.
@@ -62,12 +61,6 @@ def held_print(request, tournament, level, what):
         TEMPLATES + "held_print.html",
         {"tournament": tournament, "level": level, "what": what},
     )
-
-
-def _level(tournament, number):
-    level = get_object_or_404(Level, tournament=tournament, number=number)
-    level.tournament = tournament
-    return level
 
 
 def _poll_or_none(request, tournament_id):
@@ -173,7 +166,7 @@ def _render_level(request, tournament, level, form, status=200, release_form=Non
 def level(request, tournament_id, level):
     """A level's current draw: tables, seats, first dealers and the seed; older draws below."""
     tournament = get_tournament(tournament_id)
-    level = _level(tournament, level)
+    level = get_level(tournament, level)
     return _render_level(request, tournament, level, None)
 
 
@@ -182,7 +175,7 @@ def level(request, tournament_id, level):
 def redraw(request, tournament_id, level):
     """Redo a level's draw with a reason, until the first hand of the level is recorded."""
     tournament = get_tournament(tournament_id)
-    level = _level(tournament, level)
+    level = get_level(tournament, level)
     if request.method == "GET":
         return redirect("td:level", tournament.pk, level.number)
     form = RedrawLevelForm(request.POST)
@@ -230,7 +223,7 @@ def _form_on_current_draw(request, level):
 def release(request, tournament_id, level):
     """Show a held draw to the players, the big screen and the revisors (issue 19 §5)."""
     tournament = get_tournament(tournament_id)
-    level = _level(tournament, level)
+    level = get_level(tournament, level)
     if request.method == "GET":
         return redirect("td:level", tournament.pk, level.number)
     form = ReleaseForm(request.POST)
@@ -268,7 +261,7 @@ def level_projector(request, tournament_id, level):
     if poll is not None:
         return poll
     tournament = get_tournament(tournament_id)
-    level = _level(tournament, level)
+    level = get_level(tournament, level)
     seats = selectors.level_seating(level)
     # The projector is the room's: a draw the TD has not released shows no seat (§5).
     held = bool(seats) and seats[0].draw.released_at is None
@@ -313,7 +306,7 @@ def _list_size(count):
 def level_print(request, tournament_id, level):
     """The seating on paper (A4): by name, then by table, with the seed."""
     tournament = get_tournament(tournament_id)
-    level = _level(tournament, level)
+    level = get_level(tournament, level)
     draw = selectors.level_draws(level)[0]
     if draw.released_at is None:
         return held_print(request, tournament, level, "seating")

@@ -48,8 +48,12 @@ def seat_inputs(seats):
 
 
 def table_seats(table):
-    """The table's seats with their players, in seat order: 1 query."""
-    return list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
+    """The table's seats with their players, in seat order: 1 query. Each seat's `table` is
+    `table` itself, whose row holds their standings (`seat.total`)."""
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
+    for seat in seats:
+        seat.table = table
+    return seats
 
 
 def settled_winner_seat(table, seats):

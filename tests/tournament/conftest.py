@@ -104,7 +104,9 @@ def play_named(table, points_by_name, fantasyland_names=(), actor=None):
 
 
 def totals(table):
-    return {s.player.name: s.total for s in table.seats.select_related("player")}
+    """Each player's total at `table` as the database holds it now (not `table`'s copy)."""
+    seats = Seat.objects.filter(table_id=table.pk).select_related("player", "table")
+    return {s.player.name: s.total for s in seats}
 
 
 def single_table(tournament, td_user, seed="fixed-seed"):

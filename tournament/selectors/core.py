@@ -18,6 +18,7 @@ from tournament.models import (
     Seat,
     Table,
     Tournament,
+    seat_standing,
 )
 
 
@@ -139,8 +140,8 @@ class _LastSeat(NamedTuple):
 
 _LAST_SEAT_LOOKUPS = (
     "player_id",
-    "place",
-    "total",
+    "position",
+    "table__seat_caches",  # the seat's place and total, by its position
     "table__is_over",
     "table__winner_id",
     "table__level__number",
@@ -184,7 +185,9 @@ def standings(tournament):
         .annotate(alone_in_draw=alone_in_draw())
         .values_list(*_LAST_SEAT_LOOKUPS, "alone_in_draw")
     ):
-        seat = _LastSeat(*values)
+        player_id, position, caches, *rest = values
+        standing = seat_standing(caches, position)
+        seat = _LastSeat(player_id, standing["place"], standing["total"], *rest)
         last_seat[seat.player_id] = seat
     # Read afresh: the caller's instance may predate the final advance.
     champion_id = (

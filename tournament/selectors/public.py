@@ -15,6 +15,7 @@ from tournament.models import (
     Seat,
     Table,
     Tournament,
+    seat_standing,
 )
 from tournament.selectors.announcements import announcement_of
 from tournament.selectors.core import alone_in_draw, is_db_id, join_token, standings
@@ -170,14 +171,19 @@ _PUBLIC_SEAT_FIELDS = (
     "table__is_over",
     "table__winner_id",
     "position",
-    "total",
-    "place",
-    "in_fantasyland",
+    "table__seat_caches",  # the seat's total, place and Fantasyland (`_with_standing`)
     "left_after_hand",
     "player_id",
     "player__name",
     "player__disqualified",
 )
+
+
+def _with_standing(row):
+    """A row of `_PUBLIC_SEAT_FIELDS` with its table's seat caches replaced by the seat's
+    total, place and Fantasyland: the layout `_public_table` reads (indexes 7 to 9)."""
+    standing = seat_standing(row[7], row[6])
+    return (*row[:7], standing["total"], standing["place"], standing["in_fantasyland"], *row[8:])
 
 
 def _public_table(row, seat_rows, level_open, final=False):
@@ -251,7 +257,7 @@ def public_level(tournament, number=None):
     )
     by_table = {}
     for row in rows:
-        by_table.setdefault(row[0], []).append(row)
+        by_table.setdefault(row[0], []).append(_with_standing(row))
     level_open = level.closed_at is None
     final = len(by_table) == 1
     tables = tuple(

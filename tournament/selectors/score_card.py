@@ -348,6 +348,8 @@ def score_card(table, *, public=False):
         .select_related("player")
         .order_by("position")
     )
+    for seat in seats:
+        seat.table = table  # whose row holds the seats' standings (`seat.total`)
     progress = cached_progress(table, seats)
     penalty_points = {s.id: s.penalty_points for s in seats}
     state = conclude_table(table, seats, progress, penalty_points, None)

@@ -32,6 +32,10 @@ VERSION = 1
 SUMMARY_LENGTH = AuditEntry._meta.get_field("summary").max_length
 ROWS = ("front", "middle", "back")
 
+# A seat's standing as the file keeps it (whether it plays the next hand in Fantasyland
+# follows from its hands, walked again on import).
+FILE_SEAT_CACHES = ("hand_points", "penalty_points", "total", "place")
+
 
 def _time(value):
     return value.astimezone(datetime.UTC).isoformat() if value is not None else None
@@ -89,10 +93,7 @@ def _table(table):
             {
                 "position": seat.position,
                 "player": seat.player.number,
-                "hand_points": seat.hand_points,
-                "penalty_points": seat.penalty_points,
-                "total": seat.total,
-                "place": seat.place,
+                **{name: getattr(seat, name) for name in FILE_SEAT_CACHES},
                 "left_after_hand": seat.left_after_hand,
             }
             for seat in table.seats.all()

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from tournament.audit_legacy import read_back
 from tournament.audit_sentences import fits
 from tournament.models import (
+    SEAT_CACHE_DEFAULTS,
     AuditEntry,
     Draw,
     Hand,
@@ -33,7 +34,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services import audit
-from tournament.services.backup_export import ROWS
+from tournament.services.backup_export import FILE_SEAT_CACHES, ROWS
 from tournament.services.backup_schema import check_backup, parse_backup
 from tournament.services.backup_verify import (
     check_facts,
@@ -148,6 +149,15 @@ class _Writer:
             required_hands=item["required_hands"],
             is_over=item["is_over"],
             winner=self.player(item["winner"]),
+            # The file's standings; whether each seat plays the next hand in Fantasyland
+            # comes from the walk of its hands (`backup_verify`).
+            seat_caches={
+                str(seat["position"]): {
+                    **SEAT_CACHE_DEFAULTS,
+                    **{name: seat[name] for name in FILE_SEAT_CACHES},
+                }
+                for seat in item["seats"]
+            },
         )
         seats = [
             Seat(
@@ -155,10 +165,6 @@ class _Writer:
                 draw=draw,
                 player=self.player(seat["player"]),
                 position=seat["position"],
-                hand_points=seat["hand_points"],
-                penalty_points=seat["penalty_points"],
-                total=seat["total"],
-                place=seat["place"],
                 left_after_hand=seat["left_after_hand"],
             )
             for seat in item["seats"]

@@ -184,6 +184,10 @@ def int_range(model, name):
     return low, high
 
 
+SIGNED = BaseDatabaseOperations.integer_field_ranges["IntegerField"]
+SMALL = BaseDatabaseOperations.integer_field_ranges["PositiveSmallIntegerField"]
+
+
 class Spec:
     """How one value of the file is checked (and converted)."""
 
@@ -211,6 +215,13 @@ class Int(Spec):
     def __init__(self, model, name, *, null=None):
         self.low, self.high = int_range(model, name)
         self.null = model._meta.get_field(name).null if null is None else null
+
+    @classmethod
+    def between(cls, low, high, *, null=False):
+        """A whole number kept in a JSON field (no column to take the range from)."""
+        spec = cls.__new__(cls)
+        spec.low, spec.high, spec.null = low, high, null
+        return spec
 
     @property
     def kind(self):
@@ -487,10 +498,11 @@ def schema():
         {
             "position": Int(Seat, "position"),
             "player": player,
-            "hand_points": Int(Seat, "hand_points"),
-            "penalty_points": Int(Seat, "penalty_points"),
-            "total": Int(Seat, "total"),
-            "place": Int(Seat, "place"),
+            # Kept in the table's `seat_caches`: the ranges their columns had.
+            "hand_points": Int.between(*SIGNED),
+            "penalty_points": Int.between(*SIGNED),
+            "total": Int.between(*SIGNED),
+            "place": Int.between(*SMALL, null=True),
             "left_after_hand": Int(Seat, "left_after_hand"),
         }
     )

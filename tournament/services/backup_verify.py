@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from scoring import InvalidHand, Rules, score_hand
 from tournament.hand_errors import invalid_hand_message
-from tournament.models import Hand, HandVersion, Seat, Table
+from tournament.models import Hand, HandVersion, Table
 from tournament.seating import seat_players
 from tournament.services.backup_schema import ROWS, shown
 from tournament.services.errors import InvalidEntry
@@ -288,15 +288,19 @@ def _compare(history, item, where):
 def _store_walk(table, history):
     """A closed table's caches the file does not carry, from the walk; nothing else moves."""
     state = history.state
+    caches = {position: dict(cache) for position, cache in table.seat_caches.items()}
+    for seat in history.seats:
+        caches[str(seat.position)].update(
+            in_fantasyland=state.in_fantasyland[seat.id],
+            fantasyland_streak=state.fantasyland_streak[seat.id],
+        )
+    table.seat_caches = caches
     Table.objects.filter(pk=table.pk).update(
+        seat_caches=caches,
         fantasyland_hands=state.progress.fantasyland_hands,
         last_dealer_position=state.progress.last_dealer,
         next_dealer_position=state.next_dealer_position,
     )
-    for seat in history.seats:
-        seat.in_fantasyland = state.in_fantasyland[seat.id]
-        seat.fantasyland_streak = state.fantasyland_streak[seat.id]
-    Seat.objects.bulk_update(history.seats, ["in_fantasyland", "fantasyland_streak"])
     hands = []
     for version, played in zip(history.versions, history.played, strict=True):
         version.hand.dealer_position = played.dealer

@@ -33,7 +33,7 @@ def test_export_to_a_file_then_import_it_into_an_empty_database(played, tmp_path
     restored = Tournament.objects.get()
     assert out.getvalue().strip() == f"Imported Cup (id {restored.pk})."
     table = restored.levels.get().tables.get()
-    assert sorted(table.seats.values_list("total", flat=True)) == [-6, 0, 6]
+    assert sorted(seat.total for seat in table.seats.all()) == [-6, 0, 6]
 
 
 @pytest.mark.django_db

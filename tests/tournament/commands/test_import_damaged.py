@@ -39,9 +39,10 @@ def walk_caches(tournament):
             table.last_dealer_position,
             table.next_dealer_position,
             list(table.hands.order_by("number").values_list("dealer_position", flat=True)),
-            list(
-                table.seats.order_by("position").values_list("in_fantasyland", "fantasyland_streak")
-            ),
+            [
+                (seat.in_fantasyland, seat.fantasyland_streak)
+                for seat in table.seats.order_by("position")
+            ],
         )
     return caches
 

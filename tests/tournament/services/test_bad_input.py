@@ -33,7 +33,10 @@ def snapshot():
         row_counts(),
         tuple(Tournament.objects.order_by("pk").values_list("revision", "name", "min_hands")),
         tuple(Table.objects.order_by("pk").values_list("revision", "hands_played", "is_over")),
-        tuple(Seat.objects.order_by("pk").values_list("total", "penalty_points")),
+        tuple(
+            (seat.total, seat.penalty_points)
+            for seat in Seat.objects.order_by("pk").select_related("table")
+        ),
         tuple(Player.objects.order_by("pk").values_list("name", "withdrawn_at", "disqualified")),
     )
 

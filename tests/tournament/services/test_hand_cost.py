@@ -21,12 +21,10 @@ pytestmark = pytest.mark.django_db
 
 # Lock the table (PostgreSQL: SQLite has no row locks), read it afresh with its
 # level, draw and seats (one query); insert the hand, its version and results (one
-# bulk_create); update each seat whose caches moved (one query each: every seat here,
-# since every hand below moves every total) and the table; write the audit entry.
-# The submission key is looked up only when a submission is refused, and a tie
-# settlement only while the leaders are tied.
-SEATS = 3
-QUERIES_PER_HAND = 6 + SEATS + (1 if connection.features.has_select_for_update else 0)
+# bulk_create); update the table, its seats' standings with it (they live in its row:
+# no seat's row is written); write the audit entry. The submission key is looked up
+# only when a submission is refused, and a tie settlement only while the leaders are tied.
+QUERIES_PER_HAND = 6 + (1 if connection.features.has_select_for_update else 0)
 
 
 def record_points_at(table, number):
@@ -54,6 +52,9 @@ def test_points_hand_costs_a_fixed_number_of_queries(make_tournament, td_user, e
     queries = count_queries(lambda: record_points_at(table, earlier_hands + 1))
     assert len(queries) == QUERIES_PER_HAND, "\n".join(queries)
     assert not any("handversion" in q and "SELECT" in q and "hand_id" in q for q in queries[3:])
+    assert [q for q in queries if q.startswith("UPDATE")] == [
+        q for q in queries if q.startswith('UPDATE "tournament_table"')
+    ]
 
 
 @pytest.mark.parametrize("earlier_hands", [1, 30])

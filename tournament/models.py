@@ -426,6 +426,11 @@ class HandVersion(KeptModel):
     entered_by_label = models.CharField(max_length=120, blank=True)
     reason = models.CharField(max_length=500, blank=True)
     superseded_at = models.DateTimeField(null=True, blank=True)
+    # A hand's first version is its line in the audit log ("hand recorded": who, when, what
+    # it says; `selectors/audit.py`), with no AuditEntry of its own: one INSERT a hand fewer.
+    # True where an AuditEntry says it instead: hands recorded before migration 0015, and
+    # those of a backup written before it.
+    has_audit_entry = models.BooleanField(default=False)
 
     objects = CurrentQuerySet.as_manager()
 

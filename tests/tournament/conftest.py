@@ -103,6 +103,15 @@ def play_named(table, points_by_name, fantasyland_names=(), actor=None):
     )
 
 
+def log_lines(tournament, **filters):
+    """The tournament's audit log as the TD's page reads it (its entries and its hands'
+    lines), oldest first."""
+    from tournament.selectors import audit_entries
+
+    log = audit_entries(tournament, **filters)
+    return log[0 : log.count()][::-1]
+
+
 def totals(table):
     """Each player's total at `table` as the database holds it now (not `table`'s copy)."""
     seats = Seat.objects.filter(table_id=table.pk).select_related("player", "table")

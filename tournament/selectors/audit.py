@@ -1,9 +1,16 @@
-"""The audit log: entries, filtered by table, player and kind."""
+"""The audit log: entries, filtered by table, player and kind.
 
-from django.db.models import Q
+Two sources, read as one list newest first: the AuditEntry rows (every change of state)
+and the first version of every hand recorded since migration 0015, which is the hand's
+"hand recorded" line (who, when, what it says) and has no AuditEntry of its own.
+"""
+
+from django.db.models import F, Prefetch, Q, Value
 
 from tournament.models import (
     AuditEntry,
+    HandResult,
+    HandVersion,
     Level,
     Player,
     Seat,
@@ -71,22 +78,34 @@ def _text_naming(tournament, player):
     return AS_TEXT & named
 
 
+def hands_recorded(tournament):
+    """The first versions that are the log's "hand recorded" lines (no AuditEntry of
+    their own), as a lazy queryset."""
+    return HandVersion.objects.filter(
+        hand__table__level__tournament=tournament, version=1, has_audit_entry=False
+    ).order_by()
+
+
 def audit_entries(tournament, *, table=None, player=None, kind=None):
-    """The tournament's audit entries, newest first, as a lazy queryset to paginate.
+    """The tournament's audit log, newest first, as an AuditLog to paginate.
 
     `table`: (level number, table number); `player`: a Player of the tournament (the
     entries that name them, and the hands of every table they sat at); `kind`: one of
     AUDIT_KINDS. A filter costs at most 2 queries before the entries' own.
     """
-    entries = AuditEntry.objects.filter(tournament=tournament).order_by("-at", "-id")
+    entries = AuditEntry.objects.filter(tournament=tournament).order_by()
+    hands = hands_recorded(tournament)
     if kind:
         entries = entries.filter(action__startswith=f"{kind}.")
+        if kind != "hand":
+            hands = hands.none()
     if table is not None:
         level_number, number = table
         level = Level.objects.filter(tournament=tournament, number=level_number).first()
         if level is None:
-            return entries.none()
+            return AuditLog(entries.none(), hands.none())
         entries = entries.filter(_at_table(level_number, number) | _text_at_table(level, number))
+        hands = hands.filter(hand__table__level=level, hand__table__number=number)
     if player is not None:
         sat_at = Q(pk__in=[])
         for level_number, number in (
@@ -102,4 +121,93 @@ def audit_entries(tournament, *, table=None, player=None, kind=None):
             | _text_naming(tournament, player)
             | (Q(action__startswith="hand.") & sat_at)
         )
-    return entries
+        hands = hands.filter(hand__table__seats__player=player)
+    return AuditLog(entries, hands)
+
+
+class AuditLog:
+    """AuditEntry rows and hands' "hand recorded" lines as one list, newest first, for a
+    Paginator: `count()`, and a slice read as AuditEntry instances (a hand's line is one
+    made for reading, never saved). A page costs 3 queries past its count (2)."""
+
+    ENTRY, HAND = 0, 1
+
+    def __init__(self, entries, hands):
+        self.entries = entries
+        self.hands = hands
+
+    def count(self):
+        return self.entries.count() + self.hands.count()
+
+    def __len__(self):
+        return self.count()
+
+    def __getitem__(self, window):
+        if not isinstance(window, slice):
+            return self[window : window + 1][0]
+        keys = (
+            self.entries.annotate(source=Value(self.ENTRY))
+            .values_list("at", "id", "source")
+            .union(
+                self.hands.annotate(at=F("created_at"), source=Value(self.HAND)).values_list(
+                    "at", "id", "source"
+                ),
+                all=True,
+            )
+            .order_by("-at", "-source", "-id")
+        )[window]
+        keys = list(keys)
+        entries = AuditEntry.objects.in_bulk([pk for _, pk, source in keys if source == self.ENTRY])
+        lines = {
+            version.pk: hand_recorded_line(version)
+            for version in HandVersion.objects.filter(
+                pk__in=[pk for _, pk, source in keys if source == self.HAND]
+            )
+            .select_related("hand__table__level", "created_by")
+            .prefetch_related(
+                Prefetch(
+                    "results",
+                    HandResult.objects.select_related("seat__player").order_by("seat__position"),
+                )
+            )
+        }
+        return [
+            entries[pk] if source == self.ENTRY else lines[pk]
+            for _, pk, source in keys
+            if pk in (entries if source == self.ENTRY else lines)
+        ]
+
+
+# What a hand's line says of each player's result, as the entry of a hand recorded before
+# 0015 said it ("after"): points and Fantasyland; the cards and how they scored as well.
+POINTS_RESULT = ("points", "fantasyland_next")
+CARDS_RESULT = (*POINTS_RESULT, "fouled", "royalties", "front", "middle", "back")
+
+
+def hand_recorded_line(version):
+    """A hand's first version as its "hand recorded" line: an AuditEntry made for reading
+    (`version.hand.table.level`, `created_by` and `results` with seats and players loaded)."""
+    hand, table = version.hand, version.hand.table
+    shown = POINTS_RESULT if version.mode == HandVersion.Mode.POINTS else CARDS_RESULT
+    user = version.created_by
+    return AuditEntry(
+        tournament_id=table.level.tournament_id,
+        at=version.created_at,
+        actor=user,
+        actor_label=version.entered_by_label or (user.get_username() if user else "system"),
+        action="hand.record",
+        params={
+            "level": table.level.number,
+            "table": table.number,
+            "hand": hand.number,
+            "mode": version.mode,
+        },
+        after={
+            "hand": hand.number,
+            "mode": version.mode,
+            "results": {
+                result.seat.player.name: {name: getattr(result, name) for name in shown}
+                for result in version.results.all()
+            },
+        },
+    )

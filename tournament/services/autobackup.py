@@ -167,8 +167,14 @@ def _sync_directory(path):
 
 
 def changes_made(tournament):
-    """How many changes the tournament has had: its audit entries, never deleted."""
-    return AuditEntry.objects.filter(tournament=tournament).count()
+    """How many changes the tournament has had: the lines of its audit log (its audit
+    entries and the hands that are their own line), never deleted."""
+    from tournament.selectors.audit import hands_recorded
+
+    return (
+        AuditEntry.objects.filter(tournament=tournament).count()
+        + hands_recorded(tournament).count()
+    )
 
 
 def waiting_changes(tournament, newest):

@@ -25,6 +25,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
+from tournament.selectors.audit import hand_recorded_line, hands_recorded
 from tournament.services.registration import SETTINGS
 
 FORMAT = "pofc-shootout-tournament"
@@ -181,6 +182,30 @@ def export_tournament(tournament):
         return _export(tournament)
 
 
+def audit_log_in_order(tournament):
+    """Every line of the tournament's audit log, oldest first: its audit entries and its
+    hands' "hand recorded" lines (written out as entries, as the file always had them)."""
+    entries = list(
+        AuditEntry.objects.filter(tournament=tournament)
+        .select_related("actor")
+        .order_by("at", "id")
+    )
+    hands = [
+        hand_recorded_line(version)
+        for version in hands_recorded(tournament)
+        .order_by("created_at", "id")
+        .select_related("hand__table__level", "created_by")
+        .prefetch_related(
+            Prefetch(
+                "results",
+                HandResult.objects.select_related("seat__player").order_by("seat__position"),
+            )
+        )
+    ]
+    # At the same instant an entry comes before a hand's line, as the log shows them.
+    return sorted(entries + hands, key=lambda entry: (entry.at, entry.pk is None, entry.pk or 0))
+
+
 def _export(tournament):
     tournament = Tournament.objects.select_related("created_by", "champion").get(pk=tournament.pk)
     penalties = (
@@ -188,11 +213,7 @@ def _export(tournament):
         .select_related("player", "table__level", "table__draw", "created_by", "rescinded_by")
         .order_by("created_at", "id")
     )
-    entries = (
-        AuditEntry.objects.filter(tournament=tournament)
-        .select_related("actor")
-        .order_by("at", "id")
-    )
+    entries = audit_log_in_order(tournament)
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -58,6 +58,18 @@ class _Writer:
         self.users = {}
         self.players = {}
         self.tables = {}  # table key (level, draw, table numbers) -> Table
+        # (level, table, hand numbers) of the hands the file's audit log has an entry
+        # "hand recorded" for (a backup written before migration 0015): that entry stays
+        # their line in the log. The others' first version is their line.
+        self.hands_with_entries = {
+            (params["level"], params["table"], params["hand"])
+            for params in (
+                audit_params(entry, data["levels"])
+                for entry in data["audit"]
+                if entry["action"] == "hand.record"
+            )
+            if params is not None
+        }
         # auto_now_add fields are overwritten on create: the file's times are put back after.
         self.stamps = {}
 
@@ -196,6 +208,11 @@ class _Writer:
                     entered_by_label=version_item["entered_by_label"],
                     reason=version_item["reason"],
                     superseded_at=version_item["superseded_at"],
+                    has_audit_entry=(
+                        version_item["version"] == 1
+                        and (table.level.number, item["number"], hand_item["number"])
+                        in self.hands_with_entries
+                    ),
                 )
                 self.stamp(version, "created_at", version_item["created_at"])
                 versions.append((hand, version))

@@ -4,6 +4,7 @@ import pytest
 
 from tests.tournament.conftest import (
     dealers,
+    log_lines,
     play,
     play_named,
     positions,
@@ -69,9 +70,22 @@ def test_points_hand_updates_totals_and_audit(make_tournament, td_user):
     table.refresh_from_db()
     assert totals(table) == {"Anna": 5, "Bo": 1, "Cia": -6}
     assert table.hands_played == 2 and table.required_hands == 20 and not table.is_over
-    entry = AuditEntry.objects.filter(action="hand.record").order_by("id").first()
-    assert entry.actor == td_user
-    assert entry.after["results"]["Anna"]["points"] == 6
+    first, second = [
+        line for line in log_lines(table.level.tournament) if line.action == "hand.record"
+    ]
+    assert (first.actor, first.actor_label) == (td_user, "director")
+    assert first.params == {"level": 1, "table": 1, "hand": 1, "mode": "points"}
+    assert first.after == {
+        "hand": 1,
+        "mode": "points",
+        "results": {
+            name: {"points": points, "fantasyland_next": False}
+            for name, points in (("Anna", 6), ("Bo", -4), ("Cia", -2))
+        },
+    }
+    assert (second.actor, second.actor_label) == (None, "system")
+    # The hands' lines are their versions: no audit entry says them again.
+    assert not AuditEntry.objects.filter(action="hand.record").exists()
 
 
 def test_double_tap_records_one_hand(make_tournament, td_user):

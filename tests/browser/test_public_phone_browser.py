@@ -111,8 +111,10 @@ def test_every_points_and_running_total_of_the_score_card_is_on_the_screen(
 def test_every_link_and_button_of_a_public_page_is_large_enough_to_tap(
     state, language, phone_page, live_server, td_user
 ):
-    """WCAG 2.2 target size: every link, button and checkbox at least 24 x 24 px; a form's
-    action (the primary one) at least 44 px high; in English and in Swedish."""
+    """Every link, button and checkbox at least 40 x 40 px (a thumb at a card table, well
+    past WCAG 2.2's 24 px; test_public_tap_targets_browser.py checks each page in more
+    detail); a form's action (the primary one) at least 44 px high; in English and in
+    Swedish."""
     scene = SCENES[state](td_user)
     in_language(phone_page, live_server, language)
     for name, url in pages(scene).items():
@@ -120,7 +122,7 @@ def test_every_link_and_button_of_a_public_page_is_large_enough_to_tap(
         assert phone_page.locator("html").get_attribute("lang") == language, name
         for details in phone_page.locator("details").all():
             details.locator("summary").click()  # what is folded away is tapped too
-        assert phone_page.evaluate(SMALL_TARGETS, [TARGETS, 24]) == [], name
+        assert phone_page.evaluate(SMALL_TARGETS, [TARGETS, 40]) == [], name
         for button in phone_page.locator(PRIMARY).all():
             if button.is_visible():
                 assert button.bounding_box()["height"] >= 44, (name, button.inner_text())

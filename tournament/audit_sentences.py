@@ -5,11 +5,16 @@ the sentence is written here when the entry is shown, in the reader's language, 
 Swedish TD reads Swedish whatever language the change was made in. Each action's
 sentence names its params; an entry whose params do not fit (a row from before the
 log was kept as data that could not be read back) shows its stored text as it is.
+
+An entry's before and after (what it changed, as data) are shown the same way: as
+labelled lines in the reader's language (`details`), never as their raw keys.
 """
 
 import datetime
 
+from django.core.exceptions import FieldDoesNotExist
 from django.utils import formats, timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -365,3 +370,148 @@ def sentence(entry):
         return action.sentence(entry.params)
     except (KeyError, TypeError, ValueError):
         return entry.summary or action_label(entry.action)
+
+
+# ---------------------------------------------------------------- an entry's before and after
+# What the services keep as an entry's before/after (JSON), as labelled lines. A key this
+# version does not know (a newer backup's) shows as words made of it.
+
+_DETAIL_LABELS = {
+    "name": gettext_lazy("Name"),
+    "number": gettext_lazy("Start number"),
+    "confirmed_lookalike_of": gettext_lazy("Confirmed to be another player than"),
+    "withdrawn": gettext_lazy("Withdrawn"),
+    "draw": gettext_lazy("Draw"),
+    "seed": gettext_lazy("Seed"),
+    "penalties_carried": gettext_lazy("Penalties moved to the new tables"),
+    "champion": gettext_lazy("Champion"),
+    "hand": gettext_lazy("Hand"),
+    "version": gettext_lazy("Version"),
+    "mode": gettext_lazy("Entry"),
+    "points": gettext_lazy("Points"),
+    "fantasyland_next": gettext_lazy("To Fantasyland next"),
+    "fouled": gettext_lazy("Fouled"),
+    "front": gettext_lazy("Front"),
+    "middle": gettext_lazy("Middle"),
+    "back": gettext_lazy("Back"),
+    "tied": gettext_lazy("Tied for first"),
+    "winner": gettext_lazy("Winner"),
+    "reason": gettext_lazy("Reason"),
+    "note": gettext_lazy("Note"),
+    "player": gettext_lazy("Player"),
+    "warning_number": gettext_lazy("Warning"),
+    "table": gettext_lazy("Table"),
+    "rescinded": gettext_lazy("Rescinded"),
+    "disqualified": gettext_lazy("Disqualified"),
+    "code": gettext_lazy("Short code"),
+    "stations": gettext_lazy("Stations"),
+    "text": gettext_lazy("Message"),
+    "ends_at": gettext_lazy("Shown until"),
+    "levels": gettext_lazy("Levels"),
+    "players": gettext_lazy("Players"),
+}
+
+
+def _choices_of(key, action):
+    """The TextChoices whose label a code under `key` of `action`'s data stands for."""
+    from tournament.models import HandVersion, Penalty, TableCall, Tournament
+
+    if key == "kind":
+        return TableCall.Kind if action.startswith("table.") else Penalty.Kind
+    return {
+        "mode": HandVersion.Mode,
+        "entry_mode": Tournament.EntryMode,
+        "royalties": Tournament.Royalties,
+        "scoring_method": Tournament.Method,
+        "fantasyland_repeat": Tournament.FantasylandRepeat,
+    }.get(key)
+
+
+def _detail_label(key, action):
+    from tournament.models import Tournament
+
+    if key == "kind":
+        return _("Kind") if action.startswith("table.") else _("Kind of penalty")
+    if key == "royalties" and action.startswith("hand."):
+        return _("Royalties")  # a player's royalty points, not the tournament's table
+    if key in _DETAIL_LABELS:
+        return str(_DETAIL_LABELS[key])
+    try:  # a tournament setting: its field's name, as on the settings page
+        return str(capfirst(Tournament._meta.get_field(key).verbose_name))
+    except FieldDoesNotExist:  # words made of the key
+        return capfirst(str(key).replace("_", " "))
+
+
+def _detail_text(key, value, action):
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    choices = _choices_of(key, action)
+    if choices is not None and isinstance(value, str):
+        return _label_of(choices, value)
+    if key == "ends_at" and isinstance(value, str):
+        return _moment(value)
+    if isinstance(value, dict):  # a player's line of a hand: what it has ("" or None: not)
+        return " · ".join(
+            f"{_detail_label(k, action)}: {_detail_text(k, v, action)}"
+            for k, v in value.items()
+            if v not in (None, "")
+        )
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_detail_text(key, item, action) for item in value)
+    return str(value)
+
+
+def _seating_lines(tables):
+    """A draw's tables: who sits at each, in seat order, and who deals first."""
+    lines = []
+    for table in tables:
+        players = table.get("players") or []
+        first = table.get("first_dealer_position")
+        text = ", ".join(str(name) for name in players)
+        if isinstance(first, int) and 0 <= first < len(players):
+            text = _("%(players)s; %(name)s deals first") % {
+                "players": text,
+                "name": players[first],
+            }
+        lines.append((_("Table %(number)s") % {"number": table.get("table", "?")}, text))
+    return lines
+
+
+def _moved_lines(moved):
+    return [
+        (
+            str(_DETAIL_LABELS["penalties_carried"]),
+            ", ".join(
+                _("%(player)s: from table %(from)s to table %(to)s")
+                % {"player": item.get("player"), "from": item.get("from"), "to": item.get("to")}
+                for item in moved
+            ),
+        )
+    ]
+
+
+def details(action, value):
+    """An entry's before or after as (label, text) lines in the reader's language.
+
+    A hand's results give a line per player; a draw's tables, a line per table; a value
+    that is not a dict (an old row's) shows as a single line.
+    """
+    if value is None or value == "" or value == {} or value == []:
+        return []
+    if not isinstance(value, dict):
+        return [("", _detail_text("", value, action))]
+    lines = []
+    for key, item in value.items():
+        if key == "player" and isinstance(item, int) and not isinstance(item, bool):
+            continue  # a call's player as a row id: the sentence names him
+        if key == "results" and isinstance(item, dict):
+            lines += [(str(name), _detail_text(key, line, action)) for name, line in item.items()]
+        elif key == "tables" and isinstance(item, list) and all(isinstance(t, dict) for t in item):
+            lines += _seating_lines(item)
+        elif key == "penalties_carried" and isinstance(item, list):
+            lines += _moved_lines([m for m in item if isinstance(m, dict)])
+        else:
+            lines.append((_detail_label(key, action), _detail_text(key, item, action)))
+    return lines

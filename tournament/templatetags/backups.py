@@ -14,6 +14,9 @@ register = template.Library()
 # A catch-up writes the waiting changes a second after the minutes' end: a minute more
 # than that, and the backup is late (the folder, the disk, or a server stopped).
 LATE = timedelta(minutes=1)
+# Written less than this long ago, the backup is "less than a minute ago" ("nyss"), where
+# `timesince` would say "0 minutes".
+JUST_WRITTEN = timedelta(minutes=1)
 
 
 @register.inclusion_tag("tournament/td/_backup_status.html")
@@ -29,6 +32,7 @@ def backup_status(tournament):
         "folder": autobackup.folder(tournament),
         "while_hands": autobackup.while_hands(),
         "written_at": latest and timezone.localtime(latest.written_at),
+        "just_written": bool(latest) and timezone.now() - latest.written_at < JUST_WRITTEN,
         "waiting": waiting,
         "due_at": due and timezone.localtime(max(due, timezone.now())),
         "late": bool(waiting) and autobackup.while_hands() and due + LATE < timezone.now(),

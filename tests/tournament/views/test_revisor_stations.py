@@ -284,7 +284,7 @@ def test_station_cards_in_swedish(td_client, seven):
     tournament, _level = seven
     td_client.cookies["django_language"] = "sv"
     page = text(td_client.get(cards_url(tournament)))
-    assert "Stationskort för hela tävlingen" in page
+    assert "Stationskort för hela turneringen" in page
     assert "Ny länk och kod för station 2" in page
 
 

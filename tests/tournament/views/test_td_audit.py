@@ -87,9 +87,10 @@ def test_entries_newest_first_with_who_when_what_and_details(td_client, make_tou
     assert '<span class="audit-who">Tablet at table 1</span>' in html
     # when: local time (Europe/Stockholm)
     assert "2026-07-01 12:00:00" in html
-    # details: the before/after as readable JSON, names in their own letters
+    # details: the before/after as labelled lines in the reader's language, names in their
+    # own letters
     assert "<details" in html and "<summary>Details</summary>" in html
-    assert "&quot;player&quot;: &quot;Åsa&quot;" in html
+    assert "<dt>Player</dt><dd>Åsa</dd>" in html and "&quot;player&quot;" not in html
     assert "\\u00c5" not in html
     # the filter form: labelled fields, a GET form
     for field, label in (("table", "Table"), ("player", "Player"), ("kind", "Kind")):
@@ -274,9 +275,30 @@ def test_audit_queries_do_not_grow_with_the_page(
     tournament = registration.create_tournament(actor=td_user, name="Big")
     for n in range(1, 80):
         registration.register_player(tournament=tournament, actor=td_user, name=f"Player {n}")
-    # session, user, tournament, tables, players, count, page
-    with django_assert_num_queries(7):
+    # session, user, tournament, tables, players; the count of entries and of hands'
+    # lines; the page's keys, its entries
+    with django_assert_num_queries(9):
         assert td_client.get(audit(tournament)).status_code == 200
+
+
+def test_a_page_of_hands_and_entries_costs_the_same_queries(
+    td_client, td_user, make_tournament, django_assert_num_queries
+):
+    tournament = make_tournament(3, min_hands=40)
+    table = draws.draw_first_level(tournament=tournament, actor=td_user, seed="q").tables.get()
+    for _ in range(30):
+        play(table, 3, -1, -2)
+    penalties.give_penalty(
+        tournament=tournament, player=tournament.players.first(), kind="slow", actor=td_user
+    )
+    # As above, and the page's hand versions and their results (30 hands + 6 entries).
+    with django_assert_num_queries(11):
+        html = td_client.get(audit(tournament)).content.decode()
+    assert "Entries 1–36 of 36" in html
+    assert summaries(html)[:2] == [
+        "Anna: Slow play (warning) — warning 1, 0 points (deducted at table 1 after hand 30)",
+        "Level 1 table 1: hand 30 (points)",
+    ]
 
 
 def test_the_audit_log_in_swedish(td_client, make_tournament):

@@ -134,7 +134,7 @@ def test_the_page_in_swedish(td_client, room):
     assert "Nivån slutar" in html and "omkring 13:48–14:04" in html
     assert "24 händer/h" in html and "klart omkring 13:06–13:20" in html
     assert "Efter i tempot" in html
-    assert "Behöver en blick först" in html and "Efter bordsnummer" in html
+    assert "Bord som behöver dig först" in html and "Efter bordsnummer" in html
 
 
 def test_before_enough_hands_the_page_says_not_yet(td_client, room):

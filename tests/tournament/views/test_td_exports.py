@@ -69,10 +69,11 @@ def url(name, tournament):
     return reverse(f"td:{name}", args=[tournament.pk])
 
 
-def rows_of(response):
+def rows_of(response, delimiter=","):
+    """The CSV's cells: comma-separated in English, semicolon-separated in Swedish."""
     text = response.content.decode("utf-8")
     assert text.startswith(BOM)
-    return list(csv.reader(io.StringIO(text[1:], newline="")))
+    return list(csv.reader(io.StringIO(text[1:], newline=""), delimiter=delimiter))
 
 
 # ---------------------------------------------------------------- CSV
@@ -143,7 +144,7 @@ def test_hands_csv(td_client, played):
 
 def test_csv_in_swedish_for_a_swedish_td(td_client, played):
     td_client.cookies["django_language"] = "sv"
-    standings = rows_of(td_client.get(url("standings_csv", played)))
+    standings = rows_of(td_client.get(url("standings_csv", played)), ";")
     assert standings[0] == [
         "Placering",
         "Startnummer",
@@ -155,7 +156,7 @@ def test_csv_in_swedish_for_a_swedish_td(td_client, played):
     ]
     assert standings[1] == ["1", "3", "Ärla", "Mästare", "1", "1", "16"]
     assert standings[2][3] == "Ute"
-    hand_rows = rows_of(td_client.get(url("hands_csv", played)))
+    hand_rows = rows_of(td_client.get(url("hands_csv", played)), ";")
     assert hand_rows[1][4] == "Poäng" and hand_rows[1][9] == "nej"
     assert hand_rows[6][4] == "Kort" and hand_rows[6][11] == "ja"
 

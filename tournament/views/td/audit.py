@@ -1,10 +1,10 @@
 """TD pages: the audit log, every action of the tournament, newest first.
 
 Filterable by table, player and kind of action (a GET form: bookmarkable, works
-without JavaScript) and paginated, 50 entries a page.
+without JavaScript) and paginated, 50 entries a page. A hand's "recorded" line is its
+first version (`selectors.audit`); an entry's before and after are shown as labelled
+lines (`templatetags/audit.py`).
 """
-
-import json
 
 from django.core.paginator import Paginator
 from django.shortcuts import render
@@ -16,13 +16,6 @@ from tournament.views.access import td_required
 from tournament.views.td.common import get_tournament
 
 PER_PAGE = 50
-
-
-def readable(value):
-    """An entry's before/after as indented JSON, names in their own letters (Å, not \\u00c5)."""
-    if value is None:
-        return ""
-    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
 
 
 @td_required
@@ -43,8 +36,6 @@ def audit_log(request, tournament_id):
             # Written now, in the reader's language, from what the entry keeps as data.
             entry.sentence = sentence(entry)
             entry.label = action_label(entry.action)
-            entry.before_text = readable(entry.before)
-            entry.after_text = readable(entry.after)
     filtered = form.is_bound and any(request.GET.get(name) for name in form.fields)
     context = {"tournament": tournament, "form": form, "page": page, "filtered": filtered}
     return render(request, "tournament/td/audit/audit.html", context, status=status)

@@ -1,9 +1,13 @@
 """TD pages: the JSON backup as a download, import by upload, CSV of standings and of hands.
 
-The CSV files are comma-separated (the csv module quotes what needs it), UTF-8 with
-a byte order mark so that Excel shows Å, Ä and Ö right, and their headers are in
-the TD's language. A text cell that a spreadsheet would read as a formula (it
-starts with =, +, -, @) gets a leading apostrophe.
+The CSV files are UTF-8 with a byte order mark, so that Excel shows Å, Ä and Ö right,
+and their headers are in the TD's language. They are separated as a spreadsheet of that
+language expects when it opens the file: by commas in English, by semicolons in Swedish
+(where the comma is the decimal sign, and Excel splits a CSV file at semicolons). The
+csv module quotes a cell that holds the separator. Every number in them is a whole
+number, written plainly (-15, never 1,234 nor 1 234): it reads as a number in either
+language. A text cell that a spreadsheet would read as a formula (it starts with =, +,
+-, @) gets a leading apostrophe.
 """
 
 import csv
@@ -16,6 +20,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -30,6 +35,9 @@ from tournament.views.td.common import add_service_error, get_tournament
 
 TEMPLATES = "tournament/td/exports/"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# The separator a spreadsheet expects in the reader's language: languages that write
+# decimals with a comma (Swedish) separate a CSV file's cells with semicolons.
+DELIMITERS = {"sv": ";"}
 
 
 class ImportBackupForm(OnceForm, ImportForm):
@@ -60,10 +68,16 @@ def number_cell(value):
     return "" if value is None else value
 
 
+def delimiter():
+    """The cells' separator for the language the request is answered in."""
+    language = (get_language() or "").split("-")[0]
+    return DELIMITERS.get(language, ",")
+
+
 def csv_download(header, rows, *, filename):
     buffer = io.StringIO()
     buffer.write("\ufeff")  # the byte order mark: Excel then reads the file as UTF-8
-    writer = csv.writer(buffer)
+    writer = csv.writer(buffer, delimiter=delimiter())
     writer.writerow(header)
     writer.writerows(rows)
     return download(

@@ -1,0 +1,14 @@
+"""{{ entry.before|audit_details:entry.action }}: an audit entry's before or after as
+(label, text) lines in the reader's language (`audit_sentences.details`), for the TD's
+audit log, instead of its raw JSON keys."""
+
+from django import template
+
+from tournament.audit_sentences import details
+
+register = template.Library()
+
+
+@register.filter
+def audit_details(value, action):
+    return details(str(action), value)

@@ -7,6 +7,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from tests.tournament.conftest import positions, single_table
 from tournament import selectors
 from tournament.models import Player, Table
 from tournament.services import draws
@@ -18,6 +19,15 @@ def fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def three(make_tournament, td_user):
+    """Anna, Bo, Cia at one table, 3 hands required. Seats: Cia 0, Anna 1, Bo 2."""
+    tournament = make_tournament(3, min_hands=3)
+    table = single_table(tournament, td_user)
+    assert positions(table) == {"Cia": 0, "Anna": 1, "Bo": 2}
+    return tournament, table
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tests.tournament.conftest import play, play_named, positions, single_table
+from tests.tournament.conftest import play, play_named
 from tournament.audit_sentences import details
 from tournament.models import AuditEntry, Hand
 from tournament.services import autobackup, draws, hands, penalties, registration
@@ -41,15 +41,6 @@ def in_minutes(minutes):
     """The clock `minutes` (and a few seconds) ahead while a page is read."""
     later = timezone.now() + timedelta(minutes=minutes, seconds=5)
     return mock.patch("django.utils.timezone.now", return_value=later)
-
-
-@pytest.fixture
-def three(make_tournament, td_user):
-    """Anna, Bo, Cia at one table, 3 hands required. Seats: Cia 0, Anna 1, Bo 2."""
-    tournament = make_tournament(3, min_hands=3)
-    table = single_table(tournament, td_user)
-    assert positions(table) == {"Cia": 0, "Anna": 1, "Bo": 2}
-    return tournament, table
 
 
 # ---------------------------------------------------------------- "nyss", not "för 0 min sedan"

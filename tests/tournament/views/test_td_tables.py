@@ -35,15 +35,6 @@ def player(tournament, name):
     return Player.objects.get(tournament=tournament, name=name)
 
 
-@pytest.fixture
-def three(make_tournament, td_user):
-    """Anna, Bo and Cia at one table; 3 hands required. Seats: Cia 1, Anna 2, Bo 3."""
-    tournament = make_tournament(3, min_hands=3)
-    table = single_table(tournament, td_user)
-    assert positions(table) == {"Cia": 0, "Anna": 1, "Bo": 2}
-    return tournament, table
-
-
 # ---------------------------------------------------------------- access
 
 

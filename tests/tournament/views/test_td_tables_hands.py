@@ -43,15 +43,6 @@ def messages_of(response):
     return [str(m) for m in response.wsgi_request._messages]
 
 
-@pytest.fixture
-def three(make_tournament, td_user):
-    """Anna, Bo, Cia at one table, 3 hands required. Seats: Cia 0, Anna 1, Bo 2."""
-    tournament = make_tournament(3, min_hands=3)
-    table = single_table(tournament, td_user)
-    assert positions(table) == {"Cia": 0, "Anna": 1, "Bo": 2}
-    return tournament, table
-
-
 def points_post(hand_number, *, cia, anna, bo, fantasyland=(), key=None):
     data = {
         "hand_number": str(hand_number),

@@ -9,16 +9,22 @@ import uuid
 
 from django import forms
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_lazy as _
 
 from tournament.models import FormSubmission
 
 ALREADY_DONE = object()
+# A hidden field's message: nothing to correct in the form, only a page to read again.
+STALE_FORM = _("This form is out of date: reload the page and send it again.")
 
 
 class OnceForm(forms.Form):
     """A form whose submission is carried out at most once."""
 
-    submission_key = forms.UUIDField(widget=forms.HiddenInput)
+    submission_key = forms.UUIDField(
+        widget=forms.HiddenInput,
+        error_messages={"required": STALE_FORM, "invalid": STALE_FORM},
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -79,7 +79,7 @@ def test_a_player_of_no_hand_here_is_refused(revisor, table, make_tournament):
     other = Player.objects.get(tournament=make_tournament(["Ulf"], name="Cup 2"))
     response = revisor.post(CALL, {"kind": "timeout", "player": other.pk})
     assert response.status_code == 400
-    assert "Select a valid choice" in response.content.decode()
+    assert "Player: choose one of the options." in response.content.decode()
     assert not TableCall.objects.exists()
 
 

@@ -111,13 +111,13 @@ def test_announcing_until_withdrawn(td_client, tournament):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"text": ""}, "This field is required."),
-        ({"text": "x" * 201}, "Ensure this value has at most 200 characters (it has 201)."),
+        ({"text": ""}, "Message must not be empty."),
+        ({"text": "x" * 201}, "Message can have at most 200 characters (it has 201)."),
         ({"text": "\u202eevil"}, "changes the direction of the text"),
         ({"text": "Break", "minutes": "10", "until": "12:30"}, "not both"),
         ({"text": "Break", "until": "11:59"}, "11:59 has passed already today"),
-        ({"text": "Break", "minutes": "0"}, "greater than or equal to 1"),
-        ({"text": "Break", "minutes": "ten"}, "Enter a whole number."),
+        ({"text": "Break", "minutes": "0"}, "Show for (minutes) must be from 1 to 1440, not 0."),
+        ({"text": "Break", "minutes": "ten"}, "Show for (minutes) must be a whole number."),
     ],
 )
 def test_bad_input_is_told_in_the_form_and_what_was_typed_stays(

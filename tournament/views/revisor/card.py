@@ -25,11 +25,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import selectors
-from tournament.forms import HandPointsForm
+from tournament.forms import HandPointsForm, TextField, _choice_messages, max_length
 from tournament.models import TableCall
 from tournament.services import HandConflict, ServiceError, TableOver, calls, hands
 from tournament.state import cached_state
-from tournament.views.once import ALREADY_DONE, submit_once
+from tournament.views.once import ALREADY_DONE, STALE_FORM, submit_once
 from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.public.common import shows_already, table_token
 from tournament.views.revisor.binding import revisor_required
@@ -46,16 +46,31 @@ class CallForm(forms.Form):
     """Call the TD; the timer's forms name a player and carry a one-time key (a double
     post, or the countdown's post at zero sent again, makes one call)."""
 
-    kind = forms.ChoiceField(label=gettext_lazy("Why"), choices=TableCall.Kind.choices)
-    note = forms.CharField(
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Why"),
+        choices=TableCall.Kind.choices,
+        error_messages=_choice_messages(gettext_lazy("Why")),
+    )
+    note = TextField(
         label=gettext_lazy("Note (optional)"),
         required=False,
-        max_length=TableCall._meta.get_field("note").max_length,
+        max_length=max_length(TableCall, "note"),
+        widget=forms.TextInput(attrs={"maxlength": max_length(TableCall, "note")}),
     )
     player = forms.TypedChoiceField(
-        label=gettext_lazy("Player"), required=False, coerce=int, empty_value=None
+        label=gettext_lazy("Player"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        error_messages=_choice_messages(gettext_lazy("Player")),
     )
-    submission_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    submission_key = forms.UUIDField(
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={"invalid": STALE_FORM},
+    )
+    # The card shows no place of their own for these fields' errors: said above the form.
+    errors_above = ("kind", "note", "submission_key")
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -69,6 +84,10 @@ class CallForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
+        for name in self.errors_above:
+            errors = self.errors.pop(name, None)
+            if errors:
+                self.add_error(None, errors.as_data())
         if "player" in self.data and cleaned.get("player") is None and "player" not in self.errors:
             self.add_error("player", _("Choose the player."))
         return cleaned

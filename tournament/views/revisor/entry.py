@@ -9,7 +9,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from config.security import client_ip
-from tournament.models import REVISOR_CODE_ALPHABET, RevisorStation
+from tournament.forms import lazy_format
+from tournament.models import REVISOR_CODE_ALPHABET, REVISOR_CODE_LENGTH, RevisorStation
 from tournament.services import InvalidEntry, revisor_access
 from tournament.services.revisor_stations import station_held
 from tournament.views.polling import unchanged, vary_on_htmx
@@ -32,6 +33,17 @@ class ShortCodeForm(forms.Form):
         widget=forms.TextInput(
             attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
         ),
+        # The same words as revisor_access.clean_code: a code far too long is of the wrong shape.
+        error_messages={
+            "required": gettext_lazy("Type the table's code."),
+            "max_length": lazy_format(
+                gettext_lazy(
+                    "A table code is %(length)d letters and digits, without O, 0, I, L or 1. "
+                    "Check the card and try again."
+                ),
+                length=REVISOR_CODE_LENGTH,
+            ),
+        },
     )
 
     def clean_code(self):

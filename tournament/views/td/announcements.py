@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import selectors
+from tournament.forms import TextField, WholeNumberField, lazy_format
 from tournament.names import check_shown
 from tournament.services import announcements
 from tournament.services.errors import ServiceError
-from tournament.validation import clean_text
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
 from tournament.views.td.common import add_service_error, get_tournament
@@ -23,6 +23,7 @@ from tournament.views.td.tournaments import already_done, stale_form_message
 
 TEMPLATE = "tournament/td/announcements/announcement.html"
 MAX_MINUTES = 24 * 60
+UNTIL_LABEL = gettext_lazy("Or until (time of day)")
 
 
 class AnnouncementForm(forms.Form):
@@ -30,13 +31,15 @@ class AnnouncementForm(forms.Form):
 
     Kept beside its view: the one page that uses it."""
 
-    text = forms.CharField(
+    # The app's own fields and messages, each naming its field ("Message must not be
+    # empty.", "Show for (minutes) must be from 1 to 1440, not 0."), not Django's stock ones.
+    text = TextField(
         label=gettext_lazy("Message"),
         max_length=announcements.TEXT_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 2}),
+        widget=forms.Textarea(attrs={"rows": 2, "maxlength": announcements.TEXT_LENGTH}),
         help_text=gettext_lazy("At most 200 characters, in any language."),
     )
-    minutes = forms.IntegerField(
+    minutes = WholeNumberField(
         label=gettext_lazy("Show for (minutes)"),
         required=False,
         min_value=1,
@@ -44,9 +47,14 @@ class AnnouncementForm(forms.Form):
         help_text=gettext_lazy("Leave both end fields empty to show it until you withdraw it."),
     )
     until = forms.TimeField(
-        label=gettext_lazy("Or until (time of day)"),
+        label=UNTIL_LABEL,
         required=False,
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        error_messages={
+            "invalid": lazy_format(
+                gettext_lazy("%(label)s: type a time of day, such as 21:30."), label=UNTIL_LABEL
+            )
+        },
     )
 
     def __init__(self, *args, now=None, **kwargs):
@@ -57,12 +65,9 @@ class AnnouncementForm(forms.Form):
                 field.widget.attrs["aria-describedby"] = f"{self[name].auto_id}_helptext"
 
     def clean_text(self):
+        # The field has cleaned the text as the service keeps it (validation.clean_text).
         try:
-            label = _("The message")
-            text = clean_text(
-                self.cleaned_data["text"], label=label, max_length=announcements.TEXT_LENGTH
-            )
-            return check_shown(text, label=label)
+            return check_shown(self.cleaned_data["text"], label=_("The message"))
         except ServiceError as error:
             raise forms.ValidationError(str(error)) from None
 

@@ -17,11 +17,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from tournament import selectors
-from tournament.forms import RedrawForm
+from tournament.forms import RedrawForm, WholeNumberField
 from tournament.services import Conflict, ServiceError, draws
 from tournament.text import swedish_sort_key
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, STALE_FORM, OnceForm, submit_once
 from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.td.common import add_service_error, get_level, get_tournament
 
@@ -46,7 +46,12 @@ class AdvanceForm(OnceForm):
     """Close the current level and draw the next: the one-time key, and the level the
     confirmation page showed (so that a page left open never closes the next level)."""
 
-    level = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=32767)
+    level = WholeNumberField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        max_value=32767,
+        message=STALE_FORM,
+    )
 
 
 # ---------------------------------------------------------------- helpers

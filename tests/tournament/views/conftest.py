@@ -22,6 +22,19 @@ def fresh_cache():
 
 
 @pytest.fixture
+def table(make_tournament, td_user):
+    """Anna, Bo and Cia at one table, 3 hands required (the revisor's pages' tests)."""
+    return single_table(make_tournament(["Anna", "Bo", "Cia"], min_hands=3), td_user)
+
+
+@pytest.fixture
+def revisor(client, table):
+    """A browser bound to `table` by its revisor link."""
+    client.get(reverse("revisor:link", args=[table.revisor_key]))
+    return client
+
+
+@pytest.fixture
 def three(make_tournament, td_user):
     """Anna, Bo, Cia at one table, 3 hands required. Seats: Cia 0, Anna 1, Bo 2."""
     tournament = make_tournament(3, min_hands=3)

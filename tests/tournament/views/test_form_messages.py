@@ -11,7 +11,6 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from tests.tournament.conftest import single_table
 from tournament.models import Announcement, Penalty, Player, TableCall
 from tournament.views.once import OnceForm
 from tournament.views.td.draws import AdvanceForm
@@ -145,17 +144,6 @@ def test_the_announcement_form_names_its_field(
 
 
 # ---------------------------------------------------------------- the revisor's card
-
-
-@pytest.fixture
-def table(make_tournament, td_user):
-    return single_table(make_tournament(["Anna", "Bo", "Cia"], min_hands=3), td_user)
-
-
-@pytest.fixture
-def revisor(client, table):
-    client.get(reverse("revisor:link", args=[table.revisor_key]))
-    return client
 
 
 @pytest.mark.parametrize(

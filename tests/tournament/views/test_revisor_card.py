@@ -16,17 +16,6 @@ CARD = reverse("revisor:card")
 HAND = reverse("revisor:hand")
 
 
-@pytest.fixture
-def table(make_tournament, td_user):
-    return single_table(make_tournament(["Anna", "Bo", "Cia"], min_hands=3), td_user)
-
-
-@pytest.fixture
-def revisor(client, table):
-    client.get(reverse("revisor:link", args=[table.revisor_key]))
-    return client
-
-
 def points_post(table, by_name, number, key=None, fantasyland=()):
     pos = positions(table)
     data = {f"points_{pos[name]}": str(value) for name, value in by_name.items()}

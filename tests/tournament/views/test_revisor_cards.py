@@ -36,17 +36,6 @@ BOARDS = {
 }
 
 
-@pytest.fixture
-def table(make_tournament, td_user):
-    return single_table(make_tournament(["Anna", "Bo", "Cia"], min_hands=3), td_user)
-
-
-@pytest.fixture
-def revisor(client, table):
-    client.get(reverse("revisor:link", args=[table.revisor_key]))
-    return client
-
-
 def cards_post(table, boards_by_name, number, key=None):
     pos = positions(table)
     data = {

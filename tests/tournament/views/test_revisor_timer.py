@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.tournament.conftest import single_table
 from tournament.models import Player, TableCall
 from tournament.services import calls
 
@@ -14,17 +13,6 @@ pytestmark = pytest.mark.django_db
 
 CARD = reverse("revisor:card")
 CALL = reverse("revisor:call")
-
-
-@pytest.fixture
-def table(make_tournament, td_user):
-    return single_table(make_tournament(["Anna", "Bo", "Cia"], min_hands=3), td_user)
-
-
-@pytest.fixture
-def revisor(client, table):
-    client.get(reverse("revisor:link", args=[table.revisor_key]))
-    return client
 
 
 def bo(table):

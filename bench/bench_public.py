@@ -50,6 +50,10 @@ SECRET = "bench-only-" + uuid.uuid4().hex
 os.environ["DJANGO_DEBUG"] = "0"
 os.environ["DJANGO_SECRET_KEY"] = SECRET
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+# The room's automatic backups (the set-up's hands, the revisors' posts) go to a throwaway
+# folder, never among the venue's backups in var/backups.
+BACKUP_DIR = tempfile.mkdtemp(prefix="bench_public_backups_")
+os.environ["DJANGO_BACKUP_DIR"] = BACKUP_DIR
 
 from config.venue import WORKER_ARGS  # noqa: E402 (the repository's root on the path first)
 
@@ -225,6 +229,7 @@ def server_env(work, database_url):
         "DJANGO_SECURE_COOKIES": "0",
         "DJANGO_LOG_LEVEL": "WARNING",
         "BENCH_BARE_VIEW": "1",
+        "DJANGO_BACKUP_DIR": BACKUP_DIR,
     }
 
 
@@ -932,9 +937,10 @@ def main():
                 connections.close_all()
             drop_database(args.pg, database)
         if args.keep:
-            log(f"kept {work}")
+            log(f"kept {work} and the backups in {BACKUP_DIR}")
         else:
             shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(BACKUP_DIR, ignore_errors=True)
     return 130 if interrupted else 0
 
 

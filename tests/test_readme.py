@@ -103,6 +103,7 @@ def test_every_readme_command_runs_in_order(tmp_path):
     (tmp_path / "manage.py").symlink_to(ROOT / "manage.py")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"  # instead of the repo's db.sqlite3
+    env["DJANGO_BACKUP_DIR"] = str(tmp_path / "backups")  # instead of the repo's var/backups
     exports = []
     ran = []
     for command in readme_commands():

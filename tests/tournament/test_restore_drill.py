@@ -43,8 +43,7 @@ def test_the_documented_restore_brings_a_backup_back_into_an_empty_database(
 
     commands = documented_commands()
     assert commands and all(command[:2] == ["make", "restore"] for command in commands)
-    # A fresh shell: nothing of this test run's settings, and above all no secret key.
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env = fresh_shell(tmp_path)
     for command in commands:
         # The documented command with this backup and database; -o: the .venv is set up.
         given = [
@@ -75,13 +74,21 @@ def test_the_documented_restore_brings_a_backup_back_into_an_empty_database(
     assert hands == [(3,)] and recorded == (3,)
 
 
-def make_restore(*words):
-    """`make restore …` on a fresh shell (-o: the .venv is set up)."""
+def fresh_shell(tmp_path):
+    """A fresh shell's environment: nothing of this test run's settings, and above all no
+    secret key; only the automatic backups the restore writes go to the test's folder, not
+    into the working tree's var/backups."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env["DJANGO_BACKUP_DIR"] = str(tmp_path / "restored-backups")
+    return env
+
+
+def make_restore(tmp_path, *words):
+    """`make restore …` on a fresh shell (-o: the .venv is set up)."""
     return subprocess.run(
         ["make", "-o", ".venv/.installed-stamp", "restore", *words],
         cwd=ROOT,
-        env=env,
+        env=fresh_shell(tmp_path),
         capture_output=True,
         text=True,
         timeout=300,
@@ -100,7 +107,7 @@ def test_any_path_is_restored_quotes_and_spaces_too(settings, tmp_path, make_tou
     backup.write_bytes(autobackup.write_backup(tournament).read_bytes())
     restored = tmp_path / "it's restored.sqlite3"
 
-    done = make_restore(f"FILE={backup}", f"DATABASE_URL=sqlite:///{restored}")
+    done = make_restore(tmp_path, f"FILE={backup}", f"DATABASE_URL=sqlite:///{restored}")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Imported Quote Cup" in done.stdout
     with sqlite3.connect(restored) as db:
@@ -110,7 +117,7 @@ def test_any_path_is_restored_quotes_and_spaces_too(settings, tmp_path, make_tou
 def test_a_file_that_cannot_be_read_is_told_before_the_database_is_made(tmp_path):
     missing = tmp_path / "TD's backup.json"
     restored = tmp_path / "restored.sqlite3"
-    done = make_restore(f"FILE={missing}", f"DATABASE_URL=sqlite:///{restored}")
+    done = make_restore(tmp_path, f"FILE={missing}", f"DATABASE_URL=sqlite:///{restored}")
     assert done.returncode != 0
     assert f"CommandError: Cannot read {missing}: No such file or directory." in done.stderr
     assert "Traceback" not in done.stderr
@@ -121,7 +128,7 @@ def test_a_database_that_cannot_be_opened_is_told_in_one_line(tmp_path):
     backup = tmp_path / "backup.json"
     backup.write_text("{}", encoding="utf-8")
     restored = tmp_path / "no such folder" / "restored.sqlite3"
-    done = make_restore(f"FILE={backup}", f"DATABASE_URL=sqlite:///{restored}")
+    done = make_restore(tmp_path, f"FILE={backup}", f"DATABASE_URL=sqlite:///{restored}")
     assert done.returncode != 0
     said = [line for line in done.stderr.splitlines() if not line.startswith("make")]
     assert said == [
@@ -156,12 +163,12 @@ def test_the_documented_postgresql_restore_creates_the_database_then_restores(
     ]
     try:
         # Before the database exists: one line, how to create it.
-        refused = make_restore(*given[2:])
+        refused = make_restore(tmp_path, *given[2:])
         assert refused.returncode != 0
         assert f'database "{name}" does not exist. Create it first (createdb' in refused.stderr
         assert "Traceback" not in refused.stderr
         subprocess.run(createdb, check=True, capture_output=True, timeout=60)
-        done = make_restore(*given[2:])
+        done = make_restore(tmp_path, *given[2:])
         assert done.returncode == 0, done.stdout + done.stderr
         assert "Imported Drill PG" in done.stdout
     finally:

@@ -160,22 +160,23 @@ class AuditLog:
         entries = AuditEntry.objects.in_bulk([pk for _, pk, source in keys if source == self.ENTRY])
         lines = {
             version.pk: hand_recorded_line(version)
-            for version in HandVersion.objects.filter(
-                pk__in=[pk for _, pk, source in keys if source == self.HAND]
-            )
-            .select_related("hand__table__level", "created_by")
-            .prefetch_related(
-                Prefetch(
-                    "results",
-                    HandResult.objects.select_related("seat__player").order_by("seat__position"),
+            for version in for_their_lines(
+                HandVersion.objects.filter(
+                    pk__in=[pk for _, pk, source in keys if source == self.HAND]
                 )
             )
         }
-        return [
-            entries[pk] if source == self.ENTRY else lines[pk]
-            for _, pk, source in keys
-            if pk in (entries if source == self.ENTRY else lines)
-        ]
+        # Nothing is deleted: every key's row is there.
+        return [entries[pk] if source == self.ENTRY else lines[pk] for _, pk, source in keys]
+
+
+def for_their_lines(versions):
+    """`versions` with what `hand_recorded_line` reads loaded: 2 queries in all."""
+    return versions.select_related("hand__table__level", "created_by").prefetch_related(
+        Prefetch(
+            "results", HandResult.objects.select_related("seat__player").order_by("seat__position")
+        )
+    )
 
 
 # What a hand's line says of each player's result, as the entry of a hand recorded before

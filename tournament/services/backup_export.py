@@ -25,7 +25,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
-from tournament.selectors.audit import hand_recorded_line, hands_recorded
+from tournament.selectors.audit import for_their_lines, hand_recorded_line, hands_recorded
 from tournament.services.registration import SETTINGS
 
 FORMAT = "pofc-shootout-tournament"
@@ -192,15 +192,7 @@ def audit_log_in_order(tournament):
     )
     hands = [
         hand_recorded_line(version)
-        for version in hands_recorded(tournament)
-        .order_by("created_at", "id")
-        .select_related("hand__table__level", "created_by")
-        .prefetch_related(
-            Prefetch(
-                "results",
-                HandResult.objects.select_related("seat__player").order_by("seat__position"),
-            )
-        )
+        for version in for_their_lines(hands_recorded(tournament).order_by("created_at", "id"))
     ]
     # At the same instant an entry comes before a hand's line, as the log shows them.
     return sorted(entries + hands, key=lambda entry: (entry.at, entry.pk is None, entry.pk or 0))

@@ -81,7 +81,8 @@ def _entry(func, *args, **kwargs):
         raise ValidationError(exc.message, code="invalid") from exc
 
 
-def _choice_messages(label):
+def choice_messages(label):
+    """A choice field's messages naming it (the revisor's call form uses them too)."""
     message = lazy_format(_("%(label)s: choose one of the options."), label=label)
     return {"required": message, "invalid_choice": message}
 
@@ -218,7 +219,7 @@ class TournamentSettingsForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         for name in ("entry_mode", "royalties", "scoring_method", "fantasyland_repeat"):
             field = self.fields[name]
-            field.error_messages.update(_choice_messages(field.label))
+            field.error_messages.update(choice_messages(field.label))
 
     def values(self):
         """The settings as the registration services take them (after is_valid())."""
@@ -724,12 +725,12 @@ class PenaltyForm(forms.Form):
         queryset=Player.objects.none(),
         label=_("Player"),
         empty_label=_("Choose a player"),
-        error_messages=_choice_messages(_("Player")),
+        error_messages=choice_messages(_("Player")),
     )
     kind = forms.ChoiceField(
         choices=[("", _("Choose the kind of penalty")), *Penalty.Kind.choices],
         label=_("Kind of penalty"),
-        error_messages=_choice_messages(_("Kind of penalty")),
+        error_messages=choice_messages(_("Kind of penalty")),
     )
     note = TextField(
         max_length=max_length(Penalty, "note"), multiline=True, required=False, label=_("Note")
@@ -772,7 +773,7 @@ class TieForm(forms.Form):
     winner = forms.ChoiceField(
         label=_("Winner"),
         widget=forms.RadioSelect,
-        error_messages=_choice_messages(_("Winner")),
+        error_messages=choice_messages(_("Winner")),
     )
     reason = _reason_field(TieSettlement)
     settlement = WholeNumberField(
@@ -888,16 +889,16 @@ class AuditFilterForm(forms.Form):
     )
 
     table = forms.ChoiceField(
-        label=_("Table"), required=False, error_messages=_choice_messages(_("Table"))
+        label=_("Table"), required=False, error_messages=choice_messages(_("Table"))
     )
     player = forms.ChoiceField(
-        label=_("Player"), required=False, error_messages=_choice_messages(_("Player"))
+        label=_("Player"), required=False, error_messages=choice_messages(_("Player"))
     )
     kind = forms.ChoiceField(
         label=_("Kind"),
         required=False,
         choices=[("", _("Every kind")), *KINDS],
-        error_messages=_choice_messages(_("Kind")),
+        error_messages=choice_messages(_("Kind")),
     )
 
     def __init__(self, *args, tournament, tables, **kwargs):

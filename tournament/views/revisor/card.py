@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import selectors
-from tournament.forms import HandPointsForm, TextField, _choice_messages, max_length
+from tournament.forms import HandPointsForm, TextField, choice_messages, max_length
 from tournament.models import TableCall
 from tournament.services import HandConflict, ServiceError, TableOver, calls, hands
 from tournament.state import cached_state
@@ -49,7 +49,7 @@ class CallForm(forms.Form):
     kind = forms.ChoiceField(
         label=gettext_lazy("Why"),
         choices=TableCall.Kind.choices,
-        error_messages=_choice_messages(gettext_lazy("Why")),
+        error_messages=choice_messages(gettext_lazy("Why")),
     )
     note = TextField(
         label=gettext_lazy("Note (optional)"),
@@ -62,7 +62,7 @@ class CallForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        error_messages=_choice_messages(gettext_lazy("Player")),
+        error_messages=choice_messages(gettext_lazy("Player")),
     )
     submission_key = forms.UUIDField(
         required=False,

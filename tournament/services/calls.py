@@ -1,7 +1,6 @@
 """A revisor calls the TD to a table; the TD clears the call."""
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -13,10 +12,6 @@ from tournament.validation import clean_choice, clean_text, instance
 
 NOTE_LENGTH = TableCall._meta.get_field("note").max_length
 LABEL_LENGTH = TableCall._meta.get_field("called_by_label").max_length
-
-
-def _bump(table):
-    Table.objects.filter(pk=table.pk).update(revision=F("revision") + 1)
 
 
 def open_call(table):
@@ -67,7 +62,7 @@ def call_td(*, table, kind, note="", player=None, actor=None, actor_label=""):
             )
     except IntegrityError:  # another device called at the same instant
         return open_call(table)
-    _bump(table)
+    # The table's lock moved its revision (services/locking.py): its pages show the call.
     params = {"level": table.level.number, "table": table.number, "kind": kind, "note": note}
     after = {"kind": kind, "note": note}
     if player is not None:  # a call naming nobody reads as it always has
@@ -110,7 +105,6 @@ def clear_call(*, table, actor):
     call.cleared_at = timezone.now()
     call.cleared_by = audit.actor_or_none(actor)
     call.save(update_fields=["cleared_at", "cleared_by"])
-    _bump(table)
     if table.draw.superseded_at is not None or table.level.closed_at is not None:
         touch_tournament(tournament)
     audit.record(

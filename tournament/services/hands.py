@@ -29,8 +29,8 @@ from tournament.services.errors import (
     ServiceError,
     TableOver,
 )
-from tournament.services.locking import lock_table, lock_table_and_seats
-from tournament.services.recompute import recompute_table, store
+from tournament.services.locking import lock_table, read_table_and_seats
+from tournament.services.recompute import TableMoved, recompute_table, store
 from tournament.services.stale import by_whom, clock
 from tournament.state import (
     cached_progress,
@@ -54,8 +54,8 @@ class Recorded:
     hand: Hand
     created: bool  # False: the same submission arrived again (a double tap)
     # A new hand's table (`hand.table`) came with its seats (players loaded) and its state,
-    # read under the hand's lock and written with it: what its card shows next, with no
-    # read of its own. Empty for a submission that arrived again.
+    # read for the hand and written with it (at the revision it was read at): what its
+    # card shows next, with no read of its own. Empty for a submission that arrived again.
     seats: tuple = ()
     state: object = None
 
@@ -285,6 +285,12 @@ class _KeyTaken(Exception):
     """The submission key is in the database already: answered outside the transaction."""
 
 
+# How many times a hand is worked out again when its table moved while it was being
+# recorded (a TD's penalty, another tablet's hand): each time from the table as it is
+# then, so a hand is never written over what it did not see.
+ATTEMPTS = 5
+
+
 def record_hand(
     *,
     table,
@@ -303,6 +309,12 @@ def record_hand(
     a HandConflict. The cost is the same at every hand: the table's cached
     progress is folded with this hand only.
 
+    No lock is taken before the hand is written (services/locking.py): the table is
+    read, the hand inserted, and the table's row written only if its revision is the
+    one read. If another service locked the table meanwhile, or another hand took the
+    number, nothing is kept and the hand is worked out again from the table as it is
+    now: it lands on what it saw, or is refused for what it did not.
+
     The key is looked up only when the submission cannot be recorded as it is
     (the table has moved on, the input is refused, or the key is taken): a
     replayed submission always lands there, and a new one costs no lookup.
@@ -310,15 +322,23 @@ def record_hand(
     key = _key(idempotency_key)
     table = instance(table, Table, label=_("The table"))
     try:
-        return _record(
-            table=table,
-            hand_number=hand_number,
-            key=key,
-            actor=actor,
-            actor_label=actor_label,
-            points=points,
-            boards=boards,
-            fantasyland=fantasyland,
+        for _attempt in range(ATTEMPTS):
+            try:
+                return _record(
+                    table=table,
+                    hand_number=hand_number,
+                    key=key,
+                    actor=actor,
+                    actor_label=actor_label,
+                    points=points,
+                    boards=boards,
+                    fantasyland=fantasyland,
+                )
+            except TableMoved:
+                continue
+        raise HandConflict(
+            _("The table kept changing while hand %(hand)d was recorded: send it again.")
+            % {"hand": hand_number}
         )
     except (ServiceError, _KeyTaken) as refused:
         existing = _existing(key, table)
@@ -335,7 +355,9 @@ def record_hand(
 @transaction.atomic
 def _record(*, table, hand_number, key, actor, actor_label, points, boards, fantasyland):
     actor_label = _label(actor_label)
-    table, all_seats = lock_table_and_seats(table)
+    # Read without a lock: the table's write at the end is checked against this revision.
+    table, all_seats = read_table_and_seats(table)
+    read_at_revision = table.revision
     check_table_open(table)
     if type(hand_number) is not int:
         raise InvalidEntry(_("The hand number is missing; reload the page."))
@@ -386,7 +408,12 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
     dealer = state.next_dealer_position
     # One INSERT each for the hand, its version and its results (bulk_create): the same
     # number of queries at every hand (tests/tournament/services/test_hand_cost.py).
-    hand = Hand.objects.create(table=table, number=hand_number, dealer_position=dealer)
+    try:
+        hand = Hand.objects.create(table=table, number=hand_number, dealer_position=dealer)
+    except IntegrityError as exc:
+        # Another submission took this number since the read (it waited for that one to
+        # commit): worked out again, it finds the hand recorded.
+        raise TableMoved from exc
     try:
         version = HandVersion.objects.create(
             hand=hand,
@@ -409,7 +436,12 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         for seat in seats
     )
     progress = play(state.progress, hand_input, dealer=dealer)
-    after = store(table, all_seats, concluded(table, all_seats, progress, penalty_points))
+    after = store(
+        table,
+        all_seats,
+        concluded(table, all_seats, progress, penalty_points),
+        read_at_revision=read_at_revision,
+    )
     # The version is the hand's line in the audit log (who, when, what it says: it is read
     # there as "hand recorded", selectors/audit.py); no AuditEntry says it again. The
     # change still asks for its backup, as every change does.

@@ -4,25 +4,36 @@ THE LOCK ORDER: first the tournament row (only services that change more than on
 table, or the tournament itself, take it), then table rows in increasing id
 order. Nothing else is locked explicitly.
 
-- Recording, correcting a hand and settling a tie change one table: they lock
-  that table only, so that tables of one tournament never wait for each other.
+- Recording a hand takes no lock before it writes: it reads its table, writes the
+  hand, and writes the table's row only if the table's revision is still the one it
+  read (services/hands.py), or it starts again. That write is its lock.
+- Correcting a hand and settling a tie change one table: they lock that table only,
+  so that tables of one tournament never wait for each other.
 - Draws, redraws, advancing, penalties, rescinding, settings and registration
   lock the tournament, then every table they will rewrite, in id order.
 - Naming a tournament (creating one, renaming it) takes the tournament names' lock
   (`lock_tournament_names`) last, after the tournament row: two TDs choosing the same
   name at once are checked one after the other.
 
+LOCKING A TABLE MOVES ITS REVISION (`lock_tables`): a hand read before the lock was
+taken finds, at its write, that its table has moved, and is recorded again from what
+the locking service left (a redrawn table refuses it, a penalty is counted in it).
+A revision is only a poll token that grows, so a lock that ends up changing nothing
+costs a page one refresh.
+
 Each lock names its own row only (`of=("self",)`), so a join never locks the
 level or the tournament behind a table. Locks are `FOR NO KEY UPDATE`
-(`no_key=True`): inserting a row that refers to a locked one (a hand to its
-table, an audit entry to its tournament) takes `FOR KEY SHARE` on it, which
-this lock does not block, so an insert never waits for another service's lock.
+(`no_key=True`, as is an UPDATE that changes no key): inserting a row that refers to
+a locked one (a hand to its table, an audit entry to its tournament) takes
+`FOR KEY SHARE` on it, which this lock does not block, so an insert never waits for
+another service's lock.
 
 A locked row is read again after the lock is granted (a second query): a
 statement's joined rows come from before it waited, and could be stale.
 
 On SQLite, which has no row locks, the database serialises writers (the
-settings open every transaction with BEGIN IMMEDIATE).
+settings open every transaction with BEGIN IMMEDIATE): the revision moves all the
+same, so both databases show the same tokens.
 """
 
 from django.db import connection
@@ -42,28 +53,32 @@ def lock_tournament(tournament):
 
 
 def lock_tables(table_ids):
-    """Lock these table rows in id order (step 2), after any tournament lock."""
+    """Lock these table rows in id order (step 2), after any tournament lock, and move
+    their revisions: a hand read before this sees, at its write, that its table moved."""
     ids = sorted(set(table_ids))
-    # SQLite has no row locks (its writers are serialised whole): nothing to ask for.
-    if not ids or not connection.features.has_select_for_update:
+    if not ids:
         return
-    locking = Table.objects.select_for_update(no_key=True, of=("self",))
-    if len(ids) == 1:
-        # One row needs no order, and its ORDER BY was a fifth of the query's compiling
-        # (a hand locks one table: bench/bench_hands.py).
-        list(locking.filter(pk=ids[0]).order_by().values_list("pk", flat=True))
-    else:
-        list(locking.filter(pk__in=ids).order_by("pk").values_list("pk", flat=True))
+    tables = Table.objects.filter(pk__in=ids) if len(ids) > 1 else Table.objects.filter(pk=ids[0])
+    if len(ids) > 1 and connection.features.has_select_for_update:
+        # Several rows: locked in id order first, which an UPDATE does not promise.
+        list(
+            tables.select_for_update(no_key=True, of=("self",))
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+    # One row: the UPDATE is the lock (FOR NO KEY UPDATE, as it changes no key).
+    tables.update(revision=F("revision") + 1)
 
 
 def lock_table(table):
     """Lock one table and return it read afresh, with its level, tournament and draw."""
-    return lock_table_and_seats(table)[0]
-
-
-def lock_table_and_seats(table):
-    """Lock one table; return it read afresh (as `lock_table`) and its seats with players."""
     lock_tables([table.pk])
+    return read_table_and_seats(table)[0]
+
+
+def read_table_and_seats(table):
+    """One table read afresh, with its level, tournament and draw, and its seats with
+    players (one query); locked only if the caller locked it."""
     try:
         return load_table_and_seats(table.pk)
     except Table.DoesNotExist:

@@ -27,9 +27,16 @@ TABLE_CACHES = (
 )
 
 
-def store(table, seats, state):
+class TableMoved(Exception):
+    """The table's revision is not the one its state was worked out from (`store`)."""
+
+
+def store(table, seats, state, *, read_at_revision=None):
     """Write `state` into the table's caches, its seats' standings among them
-    (`Table.seat_caches`: the table's row is the only one written); bump its revision."""
+    (`Table.seat_caches`: the table's row is the only one written); bump its revision.
+
+    `read_at_revision`: write only if the table's revision is still this one (the
+    table was read without a lock), else raise TableMoved (nothing written)."""
     table.seat_caches = {
         str(seat.position): {
             "hand_points": state.hand_points[seat.id],
@@ -49,9 +56,14 @@ def store(table, seats, state):
     table.required_hands = state.required_hands
     table.is_over = state.is_over
     table.winner = next((s.player for s in seats if s.id == state.winner_seat_id), None)
-    Table.objects.filter(pk=table.pk).update(
+    row = Table.objects.filter(pk=table.pk)
+    if read_at_revision is not None:
+        row = row.filter(revision=read_at_revision)
+    written = row.update(
         revision=F("revision") + 1, **{name: getattr(table, name) for name in TABLE_CACHES}
     )
+    if read_at_revision is not None and not written:
+        raise TableMoved
     table.revision += 1
     return state
 

@@ -9,7 +9,7 @@ however often it is typed: a code typed again is a mistake, never a new guess.
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -170,10 +170,10 @@ def regenerate_revisor_access(*, table, actor):
     table = lock_table(instance(table, Table, label=_("The table")))
     old_code = table.revisor_code
     fields = access_fields()
-    Table.objects.filter(pk=table.pk).update(**fields, revision=F("revision") + 1)
+    # The lock moved the table's revision already (services/locking.py).
+    Table.objects.filter(pk=table.pk).update(**fields)
     for name, value in fields.items():
         setattr(table, name, value)
-    table.revision += 1
     audit.record(
         tournament=table.level.tournament,
         actor=actor,
@@ -198,7 +198,7 @@ def give_missing_revisor_access(*, level, actor):
     given = []
     for table in missing.order_by("number"):  # read again under the locks
         fields = access_fields()
-        Table.objects.filter(pk=table.pk).update(**fields, revision=F("revision") + 1)
+        Table.objects.filter(pk=table.pk).update(**fields)  # its lock moved its revision
         audit.record(
             tournament=level.tournament,
             actor=actor,

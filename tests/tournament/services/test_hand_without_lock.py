@@ -1,0 +1,164 @@
+"""A hand takes no lock before its write: a change that lands between its read and its write
+makes it start again from the table as that change left it (PostgreSQL, real connections).
+
+Each test puts the other service exactly in that gap: it runs, in its own thread and
+connection, right after the hand's first read, and commits before the hand goes on.
+"""
+
+import threading
+import uuid
+
+import pytest
+from django.db import connection, connections
+
+from tournament.models import Hand, Penalty, Seat, Table
+from tournament.services import NotAllowed, draws, hands, penalties
+from tournament.services.locking import read_table_and_seats
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="two connections need PostgreSQL (DATABASE_URL)"
+    ),
+]
+
+
+def in_other_connection(call):
+    """Run `call` in a thread of its own (so its own connection and transaction) and wait."""
+    outcome = {}
+
+    def worker():
+        try:
+            outcome["value"] = call()
+        except Exception as exc:  # noqa: BLE001 - the test looks at it
+            outcome["value"] = exc
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join(timeout=30)
+    assert not thread.is_alive(), "the other service waited for the hand: the hand held a lock"
+    return outcome["value"]
+
+
+@pytest.fixture
+def between_read_and_write(monkeypatch):
+    """Make `change` run once, right after this thread's first read of a hand; return the
+    list of what happened in this thread: each read's revision, and the change's outcome
+    after the first."""
+    happened = []
+    here = threading.get_ident()
+
+    def arrange(change):
+        def read(table):
+            result = read_table_and_seats(table)
+            if threading.get_ident() == here:  # the change may record a hand of its own
+                happened.append(result[0].revision)
+                if len(happened) == 1:
+                    happened.append(in_other_connection(change))
+            return result
+
+        monkeypatch.setattr(hands, "read_table_and_seats", read)
+        return happened
+
+    return arrange
+
+
+def test_a_penalty_given_meanwhile_is_counted_in_the_hand_s_standings(
+    make_tournament, td_user, between_read_and_write
+):
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
+    table = level.tables.get()
+    hands.record_hand(table=table, hand_number=1, idempotency_key=uuid.uuid4(), points=even())
+    cia = Seat.objects.get(table=table, position=2).player
+    reads = between_read_and_write(
+        lambda: penalties.give_penalty(
+            tournament=tournament, player=cia, kind="timeout", actor=td_user
+        )
+    )
+
+    recorded = hands.record_hand(
+        table=table, hand_number=2, idempotency_key=uuid.uuid4(), points=even()
+    )
+
+    first_revision, penalty, second_revision = reads
+    assert isinstance(penalty, Penalty) and penalty.after_hand == 1
+    assert second_revision > first_revision  # read again after the penalty moved the table
+    assert recorded.created and recorded.hand.number == 2
+    assert list(Hand.objects.filter(table=table).values_list("number", flat=True)) == [1, 2]
+    table.refresh_from_db()
+    # Two hands of +2 / -1 / -1; Cia's timeout costs her 10.
+    assert [table.seat_cache(p)["total"] for p in (0, 1, 2)] == [4, -2, -12]
+    assert table.revision > second_revision
+
+
+def test_a_redraw_done_meanwhile_refuses_the_hand_and_keeps_nothing(
+    make_tournament, td_user, between_read_and_write
+):
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
+    table = level.tables.get()
+    reads = between_read_and_write(
+        lambda: draws.redraw_level(level=level, actor=td_user, reason="Seated wrongly")
+    )
+
+    with pytest.raises(NotAllowed, match="redrawn"):
+        hands.record_hand(table=table, hand_number=1, idempotency_key=uuid.uuid4(), points=even())
+
+    assert len(reads) == 3  # read, the redraw, read again
+    assert not Hand.objects.filter(table=table).exists()
+    assert not Hand.objects.filter(table__level=level).exists()
+    assert Table.objects.current().filter(level=level).get().pk != table.pk
+
+
+def test_the_same_hand_sent_from_another_tablet_meanwhile_lands_once(
+    make_tournament, td_user, between_read_and_write
+):
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
+    table = level.tables.get()
+    other_key = uuid.uuid4()
+    reads = between_read_and_write(
+        lambda: hands.record_hand(
+            table=Table.objects.get(pk=table.pk),
+            hand_number=1,
+            idempotency_key=other_key,
+            points={0: -1, 1: 2, 2: -1},
+        )
+    )
+
+    with pytest.raises(hands.HandConflict, match="already recorded"):
+        hands.record_hand(table=table, hand_number=1, idempotency_key=uuid.uuid4(), points=even())
+
+    assert reads[1].created
+    assert Hand.objects.filter(table=table).count() == 1
+    table.refresh_from_db()
+    assert [table.seat_cache(p)["total"] for p in (0, 1, 2)] == [-1, 2, -1]
+
+
+def test_a_double_tap_that_lands_meanwhile_answers_the_recorded_hand(
+    make_tournament, td_user, between_read_and_write
+):
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
+    table = level.tables.get()
+    key = uuid.uuid4()
+    reads = between_read_and_write(
+        lambda: hands.record_hand(
+            table=Table.objects.get(pk=table.pk), hand_number=1, idempotency_key=key, points=even()
+        )
+    )
+
+    again = hands.record_hand(table=table, hand_number=1, idempotency_key=key, points=even())
+
+    assert reads[1].created and not again.created
+    assert again.hand.pk == reads[1].hand.pk
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+def even():
+    """Seat 0 wins 2, the others pay 1 each."""
+    return {0: 2, 1: -1, 2: -1}

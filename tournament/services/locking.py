@@ -23,7 +23,7 @@ costs a page one refresh.
 
 Each lock names its own row only (`of=("self",)`), so a join never locks the
 level or the tournament behind a table. Locks are `FOR NO KEY UPDATE`
-(`no_key=True`, as is an UPDATE that changes no key): inserting a row that refers to
+(`no_key=True`; an update that changes no key takes the same): inserting a row that refers to
 a locked one (a hand to its table, an audit entry to its tournament) takes
 `FOR KEY SHARE` on it, which this lock does not block, so an insert never waits for
 another service's lock.
@@ -60,13 +60,13 @@ def lock_tables(table_ids):
         return
     tables = Table.objects.filter(pk__in=ids) if len(ids) > 1 else Table.objects.filter(pk=ids[0])
     if len(ids) > 1 and connection.features.has_select_for_update:
-        # Several rows: locked in id order first, which an UPDATE does not promise.
+        # Several rows: locked in id order first, which an update() does not promise.
         list(
             tables.select_for_update(no_key=True, of=("self",))
             .order_by("pk")
             .values_list("pk", flat=True)
         )
-    # One row: the UPDATE is the lock (FOR NO KEY UPDATE, as it changes no key).
+    # One row: the update() is the lock (FOR NO KEY UPDATE: it changes no key).
     tables.update(revision=F("revision") + 1)
 
 

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection, connections
 
 from tournament.models import Hand, Penalty, Seat, Table
-from tournament.services import NotAllowed, draws, hands, penalties
+from tournament.services import NotAllowed, draws, hands, penalties, revisor_access
 from tournament.services.locking import read_table_and_seats
 
 pytestmark = [
@@ -51,12 +51,12 @@ def between_read_and_write(monkeypatch):
     happened = []
     here = threading.get_ident()
 
-    def arrange(change):
+    def arrange(change, *, every_read=False):
         def read(table):
             result = read_table_and_seats(table)
             if threading.get_ident() == here:  # the change may record a hand of its own
                 happened.append(result[0].revision)
-                if len(happened) == 1:
+                if len(happened) == 1 or every_read:
                     happened.append(in_other_connection(change))
             return result
 
@@ -157,6 +157,27 @@ def test_a_double_tap_that_lands_meanwhile_answers_the_recorded_hand(
     assert reads[1].created and not again.created
     assert again.hand.pk == reads[1].hand.pk
     assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_a_table_that_never_stops_moving_refuses_the_hand_with_a_message(
+    make_tournament, td_user, between_read_and_write
+):
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
+    table = level.tables.get()
+    happened = between_read_and_write(
+        lambda: revisor_access.regenerate_revisor_access(
+            table=Table.objects.get(pk=table.pk), actor=td_user
+        ),
+        every_read=True,
+    )
+
+    with pytest.raises(hands.HandConflict, match="kept changing while hand 1 was recorded"):
+        hands.record_hand(table=table, hand_number=1, idempotency_key=uuid.uuid4(), points=even())
+
+    assert len(happened) == 2 * hands.ATTEMPTS  # each attempt: a read, then the change
+    assert not Hand.objects.filter(table=table).exists()
+    assert Table.objects.get(pk=table.pk).hands_played == 0
 
 
 def even():

@@ -41,9 +41,9 @@ from tournament.services.backup_schema import MAX_BYTES, parse_backup
 from tournament.services.errors import InvalidEntry
 from tournament.services.hands import MAX_POINTS
 from tournament.services.registration import MIN_HANDS_RANGE, taken_names
-from tournament.validation import clean_int, clean_text
+from tournament.validation import MAX_SMALL_NUMBER, clean_int, clean_text
 
-MAX_HAND_NUMBER = 32767  # the Hand.number column (PositiveSmallIntegerField)
+MAX_HAND_NUMBER = MAX_SMALL_NUMBER  # the Hand.number column
 MAX_ID = 2**63 - 1  # a primary key (BigAutoField)
 MAX_LIST_LINES = 1000  # a pasted player list longer than this is refused whole
 MAX_BACKUP_BYTES = MAX_BYTES

@@ -13,6 +13,7 @@ from tests.production.servers import (
     with_database,
 )
 from tests.tournament.conftest import make_tournament  # noqa: F401 (a fixture for these tests)
+from tests.tournament.views.conftest import revisor, table  # noqa: F401 (Anna, Bo and Cia)
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from tests.faults.servers import field_value, text
-from tests.tournament.conftest import positions, row_counts, single_table
+from tests.tournament.conftest import positions, row_counts
 from tournament import faults
 from tournament.models import FormSubmission, Hand, HandVersion
 from tournament.services import revisor_access
@@ -84,17 +84,6 @@ def full_disk():
 def written():
     """Every row a change could write: the tournament's tables and the one-time keys."""
     return {**row_counts(), "FormSubmission": FormSubmission.objects.count()}
-
-
-@pytest.fixture
-def table(make_tournament, td_user):
-    return single_table(make_tournament(["Anna", "Bo", "Cia"], min_hands=3), td_user)
-
-
-@pytest.fixture
-def revisor(client, table):
-    client.get(reverse("revisor:link", args=[table.revisor_key]))
-    return client
 
 
 def hand_one(client, table, url=CARD):

@@ -25,7 +25,7 @@ from tournament.services.revisor_access import access_fields
 from tournament.services.stale import by_whom, clock
 from tournament.state import conclude_table, seat_inputs
 from tournament.table_state import start
-from tournament.validation import clean_int, clean_text, saved
+from tournament.validation import MAX_SMALL_NUMBER, clean_int, clean_text, saved
 
 SEED_LENGTH = Draw._meta.get_field("seed").max_length
 REASON_LENGTH = Draw._meta.get_field("reason").max_length
@@ -358,7 +358,9 @@ def advance(*, tournament, actor, seed=None, level_number=None):
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     seed = _seed(seed)
     if level_number is not None:
-        level_number = clean_int(level_number, label=_("The level"), minimum=1, maximum=32767)
+        level_number = clean_int(
+            level_number, label=_("The level"), minimum=1, maximum=MAX_SMALL_NUMBER
+        )
     level = current_level(tournament)
     if level is None:
         raise NotAllowed(_("Make the first draw first."))

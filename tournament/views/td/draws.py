@@ -20,6 +20,7 @@ from tournament import selectors
 from tournament.forms import RedrawForm, WholeNumberField
 from tournament.services import Conflict, ServiceError, draws
 from tournament.text import swedish_sort_key
+from tournament.validation import MAX_SMALL_NUMBER
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, STALE_FORM, OnceForm, submit_once
 from tournament.views.polling import unchanged, vary_on_htmx
@@ -49,7 +50,7 @@ class AdvanceForm(OnceForm):
     level = WholeNumberField(
         widget=forms.HiddenInput,
         min_value=1,
-        max_value=32767,
+        max_value=MAX_SMALL_NUMBER,
         message=STALE_FORM,
     )
 

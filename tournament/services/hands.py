@@ -336,7 +336,9 @@ def record_hand(
                 )
             except TableMoved:
                 continue
-        raise HandConflict(
+        # A Conflict, not a HandConflict: nobody recorded the hand, and the form that sent it
+        # is kept with what was typed, to send again.
+        raise Conflict(
             _("The table kept changing while hand %(hand)d was recorded: send it again.")
             % {"hand": hand_number}
         )

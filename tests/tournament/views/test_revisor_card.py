@@ -8,7 +8,7 @@ from django.urls import reverse
 from tests.tournament.conftest import play, positions, seat_of, single_table, totals
 from tournament import selectors
 from tournament.models import Hand, HandVersion, TableCall
-from tournament.services import draws, hands, registration
+from tournament.services import draws, hands, recompute, registration
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +66,28 @@ def test_points_not_adding_up_are_refused_and_kept_in_the_inputs(revisor, table)
     pos = positions(table)
     assert f'name="points_{pos["Anna"]}" value="4"' in page
     assert not Hand.objects.exists()
+
+
+def test_a_table_that_kept_moving_keeps_the_typed_hand_to_send_again(revisor, table, monkeypatch):
+    """Every attempt found the table moved at its write (a TD at work on it: the PostgreSQL
+    tests put real services there, tests/tournament/services/test_hand_without_lock.py):
+    nothing is recorded, and the form comes back with what was typed and why."""
+
+    def moved(*args, **kwargs):
+        raise recompute.TableMoved
+
+    monkeypatch.setattr(hands, "store", moved)
+    response = revisor.post(HAND, points_post(table, {"Anna": 4, "Bo": -1, "Cia": -3}, 1))
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "The table kept changing while hand 1 was recorded: send it again." in page
+    pos = positions(table)
+    assert f'name="points_{pos["Anna"]}" value="4"' in page
+    assert f'name="points_{pos["Cia"]}" value="-3"' in page
+    assert not Hand.objects.exists()
+    monkeypatch.undo()
+    again = revisor.post(HAND, points_post(table, {"Anna": 4, "Bo": -1, "Cia": -3}, 1))
+    assert again.status_code == 302 and totals(table) == {"Anna": 4, "Bo": -1, "Cia": -3}
 
 
 def test_a_replayed_submission_records_one_hand_and_says_so(revisor, table):

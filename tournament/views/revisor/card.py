@@ -407,7 +407,7 @@ def record(request):
     if not recorded.created:
         request.revisor_table.refresh_from_db()
         return _after_post(request)
-    # Read under the hand's lock and its caches written with it: as fresh as a new read.
+    # Read for the hand and written with it, at the revision it read: as fresh as a new read.
     request.revisor_table = recorded.hand.table
     return _after_post(request, known=(recorded.state, list(recorded.seats)))
 

@@ -44,6 +44,21 @@ def in_other_connection(call):
 
 
 @pytest.fixture
+def drawn(make_tournament, td_user):
+    """Anna, Bo and Cia drawn at one table: (tournament, level, table)."""
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
+    return tournament, level, level.tables.get()
+
+
+def hand_one_from_another_tablet(table, key, points):
+    """Hand 1 as another tablet sends it (its own read of the table)."""
+    return lambda: hands.record_hand(
+        table=Table.objects.get(pk=table.pk), hand_number=1, idempotency_key=key, points=points
+    )
+
+
+@pytest.fixture
 def between_read_and_write(monkeypatch):
     """Make `change` run once, right after this thread's first read of a hand; return the
     list of what happened in this thread: each read's revision, and the change's outcome
@@ -67,11 +82,9 @@ def between_read_and_write(monkeypatch):
 
 
 def test_a_penalty_given_meanwhile_is_counted_in_the_hand_s_standings(
-    make_tournament, td_user, between_read_and_write
+    drawn, td_user, between_read_and_write
 ):
-    tournament = make_tournament(["Anna", "Bo", "Cia"])
-    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
-    table = level.tables.get()
+    tournament, _level, table = drawn
     hands.record_hand(table=table, hand_number=1, idempotency_key=uuid.uuid4(), points=even())
     cia = Seat.objects.get(table=table, position=2).player
     reads = between_read_and_write(
@@ -96,11 +109,9 @@ def test_a_penalty_given_meanwhile_is_counted_in_the_hand_s_standings(
 
 
 def test_a_redraw_done_meanwhile_refuses_the_hand_and_keeps_nothing(
-    make_tournament, td_user, between_read_and_write
+    drawn, td_user, between_read_and_write
 ):
-    tournament = make_tournament(["Anna", "Bo", "Cia"])
-    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
-    table = level.tables.get()
+    _tournament, level, table = drawn
     reads = between_read_and_write(
         lambda: draws.redraw_level(level=level, actor=td_user, reason="Seated wrongly")
     )
@@ -114,20 +125,11 @@ def test_a_redraw_done_meanwhile_refuses_the_hand_and_keeps_nothing(
     assert Table.objects.current().filter(level=level).get().pk != table.pk
 
 
-def test_the_same_hand_sent_from_another_tablet_meanwhile_lands_once(
-    make_tournament, td_user, between_read_and_write
-):
-    tournament = make_tournament(["Anna", "Bo", "Cia"])
-    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
-    table = level.tables.get()
+def test_the_same_hand_sent_from_another_tablet_meanwhile_lands_once(drawn, between_read_and_write):
+    table = drawn[2]
     other_key = uuid.uuid4()
     reads = between_read_and_write(
-        lambda: hands.record_hand(
-            table=Table.objects.get(pk=table.pk),
-            hand_number=1,
-            idempotency_key=other_key,
-            points={0: -1, 1: 2, 2: -1},
-        )
+        hand_one_from_another_tablet(table, other_key, {0: -1, 1: 2, 2: -1})
     )
 
     with pytest.raises(hands.HandConflict, match="already recorded"):
@@ -139,18 +141,10 @@ def test_the_same_hand_sent_from_another_tablet_meanwhile_lands_once(
     assert [table.seat_cache(p)["total"] for p in (0, 1, 2)] == [-1, 2, -1]
 
 
-def test_a_double_tap_that_lands_meanwhile_answers_the_recorded_hand(
-    make_tournament, td_user, between_read_and_write
-):
-    tournament = make_tournament(["Anna", "Bo", "Cia"])
-    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
-    table = level.tables.get()
+def test_a_double_tap_that_lands_meanwhile_answers_the_recorded_hand(drawn, between_read_and_write):
+    table = drawn[2]
     key = uuid.uuid4()
-    reads = between_read_and_write(
-        lambda: hands.record_hand(
-            table=Table.objects.get(pk=table.pk), hand_number=1, idempotency_key=key, points=even()
-        )
-    )
+    reads = between_read_and_write(hand_one_from_another_tablet(table, key, even()))
 
     again = hands.record_hand(table=table, hand_number=1, idempotency_key=key, points=even())
 
@@ -160,11 +154,9 @@ def test_a_double_tap_that_lands_meanwhile_answers_the_recorded_hand(
 
 
 def test_a_table_that_never_stops_moving_refuses_the_hand_with_a_message(
-    make_tournament, td_user, between_read_and_write
+    drawn, td_user, between_read_and_write
 ):
-    tournament = make_tournament(["Anna", "Bo", "Cia"])
-    level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="gap")
-    table = level.tables.get()
+    table = drawn[2]
     happened = between_read_and_write(
         lambda: revisor_access.regenerate_revisor_access(
             table=Table.objects.get(pk=table.pk), actor=td_user

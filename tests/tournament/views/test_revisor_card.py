@@ -58,14 +58,23 @@ def test_the_points_form_marks_who_plays_in_fantasyland_and_says_what_the_tick_m
     assert "+0" not in page
 
 
-def test_points_not_adding_up_are_refused_and_kept_in_the_inputs(revisor, table):
-    response = revisor.post(HAND, points_post(table, {"Anna": 4, "Bo": -1, "Cia": -2}, 1))
+def refused_with_points_kept(response, table, typed, message):
+    """The form came back (400) saying why, each typed number in its input, nothing kept."""
     assert response.status_code == 400
     page = response.content.decode()
-    assert "The points must add up to zero; they add up to +1." in page
+    assert message in page
     pos = positions(table)
-    assert f'name="points_{pos["Anna"]}" value="4"' in page
+    for name, points in typed.items():
+        assert f'name="points_{pos[name]}" value="{points}"' in page
     assert not Hand.objects.exists()
+
+
+def test_points_not_adding_up_are_refused_and_kept_in_the_inputs(revisor, table):
+    typed = {"Anna": 4, "Bo": -1, "Cia": -2}
+    response = revisor.post(HAND, points_post(table, typed, 1))
+    refused_with_points_kept(
+        response, table, typed, "The points must add up to zero; they add up to +1."
+    )
 
 
 def test_a_table_that_kept_moving_keeps_the_typed_hand_to_send_again(revisor, table, monkeypatch):
@@ -77,17 +86,14 @@ def test_a_table_that_kept_moving_keeps_the_typed_hand_to_send_again(revisor, ta
         raise recompute.TableMoved
 
     monkeypatch.setattr(hands, "store", moved)
-    response = revisor.post(HAND, points_post(table, {"Anna": 4, "Bo": -1, "Cia": -3}, 1))
-    assert response.status_code == 400
-    page = response.content.decode()
-    assert "The table kept changing while hand 1 was recorded: send it again." in page
-    pos = positions(table)
-    assert f'name="points_{pos["Anna"]}" value="4"' in page
-    assert f'name="points_{pos["Cia"]}" value="-3"' in page
-    assert not Hand.objects.exists()
+    typed = {"Anna": 4, "Bo": -1, "Cia": -3}
+    response = revisor.post(HAND, points_post(table, typed, 1))
+    refused_with_points_kept(
+        response, table, typed, "The table kept changing while hand 1 was recorded: send it again."
+    )
     monkeypatch.undo()
-    again = revisor.post(HAND, points_post(table, {"Anna": 4, "Bo": -1, "Cia": -3}, 1))
-    assert again.status_code == 302 and totals(table) == {"Anna": 4, "Bo": -1, "Cia": -3}
+    again = revisor.post(HAND, points_post(table, typed, 1))
+    assert again.status_code == 302 and totals(table) == typed
 
 
 def test_a_replayed_submission_records_one_hand_and_says_so(revisor, table):

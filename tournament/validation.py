@@ -12,12 +12,12 @@ from django.utils.translation import gettext as _
 
 from tournament.services.errors import InvalidEntry
 
-# Unicode categories never allowed in stored text: control characters (NUL, escapes...),
-# lone surrogates (not valid UTF-8, PostgreSQL refuses them), unassigned code points.
 # The largest value of a PositiveSmallIntegerField on every database (a hand's or a
 # level's number): checked before it reaches the column.
 MAX_SMALL_NUMBER = 32767
 
+# Unicode categories never allowed in stored text: control characters (NUL, escapes...),
+# lone surrogates (not valid UTF-8, PostgreSQL refuses them), unassigned code points.
 _FORBIDDEN = {"Cc", "Cs", "Cn"}
 _MULTILINE_ALLOWED = {"\n", "\t"}
 

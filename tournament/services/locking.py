@@ -22,11 +22,10 @@ A revision is only a poll token that grows, so a lock that ends up changing noth
 costs a page one refresh.
 
 Each lock names its own row only (`of=("self",)`), so a join never locks the
-level or the tournament behind a table. Locks are `FOR NO KEY UPDATE`
-(`no_key=True`; an update that changes no key takes the same): inserting a row that refers to
-a locked one (a hand to its table, an audit entry to its tournament) takes
-`FOR KEY SHARE` on it, which this lock does not block, so an insert never waits for
-another service's lock.
+level or the tournament behind a table. Locks are `FOR NO KEY UPDATE` (`no_key=True`;
+an update that changes no key takes the same): inserting a row that refers to a locked
+one (a hand to its table, an audit entry to its tournament) takes `FOR KEY SHARE` on
+it, which this lock does not block, so an insert never waits for another service's lock.
 
 A locked row is read again after the lock is granted (a second query): a
 statement's joined rows come from before it waited, and could be stale.
@@ -58,7 +57,7 @@ def lock_tables(table_ids):
     ids = sorted(set(table_ids))
     if not ids:
         return
-    tables = Table.objects.filter(pk__in=ids) if len(ids) > 1 else Table.objects.filter(pk=ids[0])
+    tables = Table.objects.filter(pk__in=ids)
     if len(ids) > 1 and connection.features.has_select_for_update:
         # Several rows: locked in id order first, which an update() does not promise.
         list(

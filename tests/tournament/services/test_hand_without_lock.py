@@ -101,7 +101,8 @@ def test_a_penalty_given_meanwhile_is_counted_in_the_hand_s_standings(
     assert isinstance(penalty, Penalty) and penalty.after_hand == 1
     assert second_revision > first_revision  # read again after the penalty moved the table
     assert recorded.created and recorded.hand.number == 2
-    assert list(Hand.objects.filter(table=table).values_list("number", flat=True)) == [1, 2]
+    numbers = Hand.objects.filter(table=table).order_by("number").values_list("number", flat=True)
+    assert list(numbers) == [1, 2]
     table.refresh_from_db()
     # Two hands of +2 / -1 / -1; Cia's timeout costs her 10.
     assert [table.seat_cache(p)["total"] for p in (0, 1, 2)] == [4, -2, -12]

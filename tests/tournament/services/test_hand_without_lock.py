@@ -9,8 +9,9 @@ import threading
 import uuid
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
+from tests.tournament.services.test_concurrency import run_together
 from tournament.models import Hand, Penalty, Seat, Table
 from tournament.services import Conflict, NotAllowed, draws, hands, penalties, revisor_access
 from tournament.services.locking import read_table_and_seats
@@ -25,22 +26,11 @@ pytestmark = [
 
 
 def in_other_connection(call):
-    """Run `call` in a thread of its own (so its own connection and transaction) and wait."""
-    outcome = {}
-
-    def worker():
-        try:
-            outcome["value"] = call()
-        except Exception as exc:  # noqa: BLE001 - the test looks at it
-            outcome["value"] = exc
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=worker)
-    thread.start()
-    thread.join(timeout=30)
-    assert not thread.is_alive(), "the other service waited for the hand: the hand held a lock"
-    return outcome["value"]
+    """Run `call` in a thread and connection of its own (`run_together`) and wait for it."""
+    (outcome,) = run_together(call)
+    # Every change here returns something: None means it was still waiting for the hand.
+    assert outcome is not None, "the other service waited for the hand: the hand held a lock"
+    return outcome
 
 
 @pytest.fixture

@@ -209,24 +209,3 @@ def history_state(table, *, seats=None, versions=None, replace_version=None):
 def load_table(pk):
     """A table with its level, tournament and draw: 1 query."""
     return Table.objects.select_related("level__tournament", "draw").get(pk=pk)
-
-
-def load_table_and_seats(pk):
-    """A table with its level, tournament and draw, and its seats with players: 1 query.
-
-    Recording a hand needs all of them; one joined query costs less than two.
-    """
-    # Put in seat order here: an ORDER BY costs Django a fifth of this query's compiling
-    # (0.1-0.2 ms a hand, bench/bench_hands.py), the sort of three seats nothing.
-    seats = sorted(
-        Seat.objects.filter(table_id=pk)
-        .select_related("player", "table__level__tournament", "table__draw")
-        .order_by(),
-        key=lambda seat: seat.position,
-    )
-    if not seats:
-        raise Table.DoesNotExist
-    table = seats[0].table
-    for seat in seats:
-        seat.table = table
-    return table, seats

@@ -41,7 +41,7 @@ from django.utils.translation import gettext as _
 
 from tournament.models import Table, Tournament
 from tournament.services.errors import InvalidEntry
-from tournament.state import load_table_and_seats
+from tournament.table_read import read_table_and_seats as load_table_and_seats
 
 
 def lock_tournament(tournament):

@@ -18,6 +18,7 @@ from functools import cache
 
 from django.db import connection
 
+from tournament.converters import DB_ID_MAX
 from tournament.models import Draw, Level, Player, Seat, Table, Tournament
 
 # The models of a row, in the order of their columns, with the alias each is read under.
@@ -29,12 +30,13 @@ MODELS = (
     (Tournament, "tr"),
     (Draw, "d"),
 )
+# (alias, model) joined on its primary key from (alias, model).foreign key.
 JOINS = (
-    ("p", Player, "s", "player_id"),
-    ("t", Table, "s", "table_id"),
-    ("l", Level, "t", "level_id"),
-    ("tr", Tournament, "l", "tournament_id"),
-    ("d", Draw, "t", "draw_id"),
+    ("p", Player, "s", Seat, "player"),
+    ("t", Table, "s", Seat, "table"),
+    ("l", Level, "t", Table, "level"),
+    ("tr", Tournament, "l", Level, "tournament"),
+    ("d", Draw, "t", Table, "draw"),
 )
 
 
@@ -59,13 +61,13 @@ def _layout(vendor):
         layout.append((model, names, part, [c for c in converters if c[2]]))
         start += len(fields)
     joins = " ".join(
-        f"JOIN {quote(model._meta.db_table)} {alias} ON {alias}.{quote('id')} = "
-        f"{source}.{quote(column)}"
-        for alias, model, source, column in JOINS
+        f"JOIN {quote(model._meta.db_table)} {alias} ON {alias}.{quote(model._meta.pk.column)}"
+        f" = {source}.{quote(source_model._meta.get_field(key).column)}"
+        for alias, model, source, source_model, key in JOINS
     )
     sql = (
         f"SELECT {', '.join(columns)} FROM {quote(Seat._meta.db_table)} s {joins} "
-        f"WHERE s.{quote('table_id')} = %s"
+        f"WHERE s.{quote(Seat._meta.get_field('table').column)} = %s"
     )
     return sql, tuple(layout)
 
@@ -83,7 +85,10 @@ def _instance(row, model, names, part, converters):
 def read_table_and_seats(pk):
     """(table, seats): the table with its level, tournament and draw, its seats with their
     players in seat order, each seat's `table` the table itself. Table.DoesNotExist when
-    it has no seats (no such table)."""
+    it has no seats (no such table), or `pk` is no id a row could have (as the ORM
+    answers: beyond the column's range it would be the database's error)."""
+    if type(pk) is not int or not 1 <= pk <= DB_ID_MAX:
+        raise Table.DoesNotExist
     sql, layout = _layout(connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])

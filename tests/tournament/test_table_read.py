@@ -114,6 +114,10 @@ def test_one_query_and_nothing_left_to_load(table):
     assert len(queries) == 1
 
 
-def test_a_table_that_does_not_exist(table):
-    with pytest.raises(Table.DoesNotExist):
-        read_table_and_seats(table.pk + 1000)
+@pytest.mark.parametrize("offset", [1000, None])
+def test_a_table_that_does_not_exist(table, offset):
+    # None: an id beyond a bigint, which PostgreSQL would refuse with an error of its own.
+    pk = table.pk + offset if offset is not None else 2**63
+    with CaptureQueriesContext(connection) as queries, pytest.raises(Table.DoesNotExist):
+        read_table_and_seats(pk)
+    assert len(queries) == (1 if offset is not None else 0)

@@ -18,8 +18,8 @@ from functools import cache
 
 from django.db import connection
 
-from tournament.converters import DB_ID_MAX
 from tournament.models import Draw, Level, Player, Seat, Table, Tournament
+from tournament.selectors.core import is_db_id
 
 # The models of a row, in the order of their columns, with the alias each is read under.
 MODELS = (
@@ -87,7 +87,7 @@ def read_table_and_seats(pk):
     players in seat order, each seat's `table` the table itself. Table.DoesNotExist when
     it has no seats (no such table), or `pk` is no id a row could have (as the ORM
     answers: beyond the column's range it would be the database's error)."""
-    if type(pk) is not int or not 1 <= pk <= DB_ID_MAX:
+    if not is_db_id(pk):
         raise Table.DoesNotExist
     sql, layout = _layout(connection.vendor)
     with connection.cursor() as cursor:

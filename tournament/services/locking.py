@@ -39,9 +39,9 @@ from django.db import connection
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from tournament import table_read
 from tournament.models import Table, Tournament
 from tournament.services.errors import InvalidEntry
-from tournament.table_read import read_table_and_seats as load_table_and_seats
 
 
 def lock_tournament(tournament):
@@ -79,7 +79,7 @@ def read_table_and_seats(table):
     """One table read afresh, with its level, tournament and draw, and its seats with
     players (one query); locked only if the caller locked it."""
     try:
-        return load_table_and_seats(table.pk)
+        return table_read.read_table_and_seats(table.pk)
     except Table.DoesNotExist:
         raise InvalidEntry(_("This table does not exist.")) from None
 

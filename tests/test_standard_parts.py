@@ -76,7 +76,7 @@ ALLOWED_CURSORS = {
     # ORM has no way to say; two TDs naming a tournament alike at once are checked in turn.
     "tournament/services/locking.py": 1,
     # A table with its level, tournament, draw, seats and players (read_table_and_seats),
-    # read by every hand and every service that locks a table: the ORM's join cost 1.9 ms
+    # read by every hand and every service that locks one table: the ORM's join cost 1.9 ms
     # to build and to make its models on SQLite, this 0.27 ms (a hand 3.5 ms in all;
     # docs/performance.md, "Figures (29 Nov 2026 …)"). Django's converters and from_db.
     "tournament/table_read.py": 1,

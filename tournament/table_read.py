@@ -1,6 +1,6 @@
 """A table with its level, tournament and draw, and its seats with their players: one
 plain query (`read_table_and_seats`), for recording a hand and for every service that
-locks a table.
+locks one table (`services.locking.lock_table`).
 
 Why plain: the ORM's form of this read (`Seat.objects.select_related("player",
 "table__level__tournament", "table__draw")`) spends most of its time in Python, not in

@@ -71,6 +71,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_pages.py
 	$(BIN)/python bench/bench_roundtrip.py
 	$(BIN)/python bench/bench_slow_clients.py
+	$(BIN)/python bench/bench_gc.py
 	$(BIN)/python bench/bench_public.py
 
 # Needs GNU gettext (Debian: apt-get install gettext).

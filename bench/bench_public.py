@@ -5,8 +5,9 @@ the last ones and what limits them. In one run, on a throwaway PostgreSQL databa
 
 1. a 300-player tournament in play (level 1 drawn, a few hands at every table), ANALYZEd;
 2. gunicorn as docker-compose and `make venue` run it (threaded workers keeping
-   connections, config/venue.py's WORKER_ARGS; access log), 2 workers, DEBUG off, on
-   127.0.0.1, with the bare view /bench/ok/ switched on (BENCH_BARE_VIEW=1);
+   connections, config/venue.py's WORKER_ARGS; config/gunicorn.py's hooks; access log),
+   2 workers, DEBUG off, on 127.0.0.1, with the bare view /bench/ok/ switched on
+   (BENCH_BARE_VIEW=1);
 3. locust (bench/locustfile.py, headless, at a lower CPU priority) playing the room as it
    is: the phones, most on their own table's score card (spread over every table), some
    on the tournament page or the standings, a few on a player's page, each polling its
@@ -248,13 +249,15 @@ def collect_static(work, env):
 
 
 def start_gunicorn(work, env, port, workers, extra=()):
-    """As docker-compose's command (`gunicorn config.wsgi:application --workers N
-    --worker-class gthread ... --access-logfile -`, `extra` the worker options), the
-    access log in a file with each request's time (%(D)s, microseconds) added, on
-    127.0.0.1."""
+    """As docker-compose's command (`gunicorn config.wsgi:application --config
+    python:config.gunicorn --workers N --worker-class gthread ... --access-logfile -`,
+    `extra` the worker options), the access log in a file with each request's time
+    (%(D)s, microseconds) added, on 127.0.0.1."""
     command = [
         str(BIN / "gunicorn"),
         "config.wsgi:application",
+        "--config",
+        "python:config.gunicorn",
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",

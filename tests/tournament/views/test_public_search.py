@@ -233,9 +233,11 @@ def test_many_matches_list_twenty_and_ask_for_more_letters(client, td_user):
     ]
 
 
-def test_a_search_checks_its_form_once_a_request(client, drawn, monkeypatch):
-    """The region's name (the text searched) and the page both need the form: it is made and
-    checked once, and a refused query still shows its message in the page (in Swedish too)."""
+def test_a_kept_search_page_makes_no_form(client, drawn, monkeypatch):
+    """The text searched is checked by the search form's own field; the form itself is made
+    only for the page around the region: once for a page shown first, not for the same page
+    kept, nor for its polls. A refused text still shows its message in the page (in Swedish
+    too), and a text is cleaned as the form cleans it."""
     from tournament.views.public import pages
 
     made = []
@@ -248,9 +250,22 @@ def test_a_search_checks_its_form_once_a_request(client, drawn, monkeypatch):
     monkeypatch.setattr(pages, "PlayerSearchForm", CountedForm)
     tournament, _ = drawn
     response = find(client, tournament, "anna")
-    assert response.status_code == 200 and "Anna" in text(response)
+    assert response.status_code == 200 and found(response) == ["Anna Berg"]
+    assert len(made) == 1
+    rev = re.search(r'data-poll-rev="([^"]+)"', response.content.decode()).group(1)
+    again = find(client, tournament, "anna")
+    assert again.status_code == 200 and again.content == response.content
+    url = reverse("public:find", args=[tournament.pk])
+    polled = client.get(url, {"q": "anna", "rev": rev}, headers={"HX-Request": "true"})
+    assert polled.status_code == 204
     assert len(made) == 1
     response = find(client, tournament, "x" * 81, accept_language="sv")
     assert response.status_code == 400
     assert "Ett namn har högst 80 tecken." in text(response)
     assert len(made) == 2
+    # Blanks around the text are dropped, as the form's field does (strip=True).
+    response = find(client, tournament, "  berg  ")
+    assert response.status_code == 200 and found(response) == ["Anna Berg"]
+    # A NUL character is refused by the field's own validators, as by the form.
+    response = find(client, tournament, "an\x00na")
+    assert response.status_code == 400 and found(response) == []

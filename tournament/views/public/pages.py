@@ -10,6 +10,7 @@ can change there.
 import hashlib
 from functools import lru_cache
 
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -125,13 +126,20 @@ def table_article(language, table_link, player_link, table):
 
 
 def _search(request):
-    """The search form of `?q=`, and what the region shows found: the query when the form
-    is valid, else "" (nothing searched). Made once per request: the region's name and the
-    view both ask (a form made and checked twice was a fifth of a kept search page)."""
+    """What `?q=` searches: (typed, query). `typed`: a `q` came (the search form is bound);
+    `query`: that text as the search form's own field cleans it (what `is_valid()` checks),
+    "" when it is refused or absent (nothing searched). Worked out once per request: the
+    region's name and the view both ask. No form is made for it: making one (a deep copy of
+    its fields) was a fifth of a kept search page; the page's form is made only when the page
+    around the region is rendered."""
     searched = getattr(request, "public_search", None)
     if searched is None:
-        form = PlayerSearchForm(request.GET if "q" in request.GET else None)
-        searched = request.public_search = (form, form.cleaned_data["q"] if form.is_valid() else "")
+        typed = "q" in request.GET
+        try:
+            query = PlayerSearchForm.base_fields["q"].clean(request.GET["q"]) if typed else ""
+        except ValidationError:
+            query = ""
+        searched = request.public_search = (typed, query)
     return searched
 
 
@@ -147,7 +155,7 @@ def find(request, live, tournament_id):
     found, the table and seat, or how he went out. The results follow the draws live.
     Kept per text searched, like every live region: a room looking for its seats types
     the same few names again and again."""
-    form, query = _search(request)
+    typed, query = _search(request)
     load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "find.html"
 
@@ -171,9 +179,14 @@ def find(request, live, tournament_id):
         }
 
     shown = region(template, live, build, shows=found_region_shows)
-    status = 400 if form.is_bound and not form.is_valid() else 200
+    # A refused text is shown in its form with the field's message (required: "" never passes).
+    status = 400 if typed and not query else 200
     return respond(
-        request, template, shown, lambda: {"tournament": load(), "form": form}, status=status
+        request,
+        template,
+        shown,
+        lambda: {"tournament": load(), "form": PlayerSearchForm(request.GET if typed else None)},
+        status=status,
     )
 
 

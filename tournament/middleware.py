@@ -15,11 +15,17 @@ as before, with a public page's token already read for the view, so that no requ
 it twice.
 """
 
+import logging
 from functools import lru_cache
 
 from django.conf import settings
 from django.http import Http404
 from django.urls import Resolver404, get_urlconf, resolve
+
+from tournament.faults.kinds import forget_connection, lost_connection
+from tournament.faults.middleware import RETRIED
+
+log = logging.getLogger("tournament.faults")
 
 
 class LivePollMiddleware:
@@ -46,6 +52,17 @@ class LivePollMiddleware:
             return answer_poll(request, dict(ids))
         except Http404:
             return None  # the whole way down, for the 404 page in the visitor's language
+        except Exception as error:
+            if not lost_connection(error):
+                raise
+            forget_connection()
+            setattr(request, RETRIED, True)  # the view's answer is the second try
+            log.warning(
+                "The database connection was lost at %s: answered again on a fresh one.",
+                request.path,
+                exc_info=error,
+            )
+            return None
 
 
 @lru_cache(maxsize=4096)

@@ -67,6 +67,15 @@ def set_read_only(deployment, on, keep=()):
     terminate_backends(deployment, keep)
 
 
+def allow_connections(deployment, allowed):
+    """Whether the deployment's database takes new connections: refused ("not currently
+    accepting connections"), as while it restarts or fails over; kept ones stay."""
+    name = deployment.database_url.rsplit("/", 1)[1]
+    run_psql_command(
+        postgres_url(), f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS {str(allowed).lower()}'
+    )
+
+
 @contextmanager
 def read_only(deployment):
     set_read_only(deployment, True)

@@ -25,6 +25,7 @@ import requests
 
 from tests.faults.servers import (
     TIMEOUT,
+    allow_connections,
     connect,
     end_backend,
     field_value,
@@ -33,6 +34,7 @@ from tests.faults.servers import (
     recorded_hands,
     set_read_only,
     start_workers,
+    terminate_backends,
     text,
     wait_until,
 )
@@ -74,8 +76,8 @@ def held(blocker, locks):
 
 def cut(deployment, send, *locks, ends=1, meanwhile=None):
     """`send()`, in a thread, while a connection of the test's holds `locks`: each time
-    the request waits for them, its backend is ended, `ends` times; then `meanwhile(pid
-    of the test's connection)` and the locks are let go. The answer."""
+    the request waits for them, its backend is ended, `ends` times; then `meanwhile(that
+    connection)` and the locks are let go. The answer."""
     answers = []
     sender = threading.Thread(target=lambda: answers.append(send()))
     with connect(deployment) as blocker, blocker.transaction():
@@ -86,7 +88,7 @@ def cut(deployment, send, *locks, ends=1, meanwhile=None):
             if attempt < ends:
                 end_backend(deployment, pid)
         if meanwhile is not None:
-            meanwhile(blocker.info.backend_pid)
+            meanwhile(blocker)
     sender.join(TIMEOUT)
     assert answers, "no answer"
     return answers[0]
@@ -221,10 +223,29 @@ def test_a_poll_lost_twice_gets_its_regions_trying_again_and_polls_on(
     assert answer.headers["Retry-After"] == "5"
     assert answer.headers["X-Database-Fault"] == "lost"
     assert "X-Database-Resend" not in answer.headers  # a poll goes on by itself
+    assert "HX-Retarget" not in answer.headers  # its region shows it (static/js/faults.js)
     assert "<html" not in answer.text
     assert text(answer.text) == TRYING_AGAIN
     # The next poll is answered.
     assert revisor.get(poll, HTMX).status_code == 200
+
+
+def test_a_read_while_the_database_takes_no_connections_is_a_clear_page_then_the_page(
+    pg_deployment, server, new_tournament
+):
+    # The database restarting (or failing over): every connection ended, no new one taken.
+    ids = new_tournament()
+    revisor = Revisor(server, ids)
+    terminate_backends(pg_deployment)
+    allow_connections(pg_deployment, False)
+    try:
+        page = revisor.get("/r/card/")
+        assert page.status_code == 503
+        assert page.headers["Retry-After"] == "5"
+        assert LOST_HEADING in text(page.text)
+    finally:
+        allow_connections(pg_deployment, True)
+    assert "Hand 1 of 3" in text(revisor.get("/r/card/").text)
 
 
 def test_the_revisors_check_of_a_hand_by_cards_is_answered_on_a_fresh_connection(
@@ -301,11 +322,12 @@ def test_a_hand_whose_connection_dies_before_its_commit_is_said_not_recorded_and
     assert answer.status_code == 503, answer.text
     assert answer.headers["Retry-After"] == "5"
     assert answer.headers["X-Database-Fault"] == "lost"
+    # Sent again at once: the database answered the key's lookup just now.
     assert answer.headers["X-Database-Resend"] == "1"
     assert answer.headers["HX-Retarget"] == "closest form"
     assert text(answer.text) == (
         "Hand 1 is not recorded: the connection to the database was lost before it was "
-        "saved. It is sent again by itself in 5 seconds: it is recorded once."
+        "saved. It is sent again by itself in a moment: it is recorded once."
     )
     assert recorded_hands(pg_deployment, ids["table"]) == []
 
@@ -328,7 +350,7 @@ def test_a_hand_whose_connection_dies_after_its_commit_is_said_recorded_and_show
     assert answer.headers["X-Database-Resend"] == "1"
     assert text(answer.text) == (
         "Hand 1 is recorded: the connection to the database was lost only after it was "
-        "saved. It is sent again by itself in 5 seconds: it is recorded once."
+        "saved. It is sent again by itself in a moment: it is recorded once."
     )
     assert recorded_hands(pg_deployment, ids["table"]) == hand_one(ids)
 
@@ -344,6 +366,42 @@ def test_a_hand_whose_connection_dies_after_its_commit_is_said_recorded_and_show
     # Tapped again by hand: the same entry twice, as ever.
     again = revisor.post("/r/card/hand/", data, HTMX)
     assert "Hand 1 was already recorded (the same entry arrived twice)." in text(again.text)
+    assert recorded_hands(pg_deployment, ids["table"]) == hand_one(ids)
+
+
+def test_a_hand_whose_key_cannot_be_looked_up_either_is_said_unknown_and_sent_again_later(
+    pg_deployment, server, new_tournament
+):
+    # The connection dies in the hand's transaction, and the database takes no new one
+    # (it restarts): whether the hand was recorded cannot be told yet.
+    ids = new_tournament()
+    revisor = Revisor(server, ids)
+    data = revisor.hand()
+
+    def restarting(blocker):
+        pid, _port = lock_waiter(pg_deployment)
+        allow_connections(pg_deployment, False)
+        blocker.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+    try:
+        answer = cut(
+            pg_deployment,
+            lambda: revisor.post("/r/card/hand/", data, HTMX),
+            table_row(ids),
+            ends=0,
+            meanwhile=restarting,
+        )
+        assert answer.status_code == 503
+        assert text(answer.text) == (
+            "The connection to the database was lost, and it is not back yet: whether this "
+            "was saved cannot be told yet. It is sent again by itself in a moment: it is "
+            "recorded once."
+        )
+        assert answer.headers["X-Database-Resend"] == "5"  # not at once: it is away
+    finally:
+        allow_connections(pg_deployment, True)
+    resent = revisor.post("/r/card/hand/", data, RESENT)
+    assert text(resent.text).count("Hand 1 recorded ✓") == 1
     assert recorded_hands(pg_deployment, ids["table"]) == hand_one(ids)
 
 
@@ -499,8 +557,8 @@ def test_a_database_that_goes_read_only_mid_request_is_said_and_the_hand_is_reco
     td = log_in_td(server)
     data = revisor.hand()
 
-    def fail_over(test_pid):
-        set_read_only(pg_deployment, True, keep=[test_pid])
+    def fail_over(blocker):
+        set_read_only(pg_deployment, True, keep=[blocker.info.backend_pid])
 
     try:
         answer = cut(

@@ -25,8 +25,10 @@ class Outcome:
     keyed: bool  # the request carried a one-time key: sending it again records it once
     hand: int | None = None  # the hand it was for, when it was a hand's entry
     correction: bool = False  # a correction of that hand, not its first entry
+    looked_up: bool = False  # the database answered the key's lookup: it is back
 
 
+# A POST that writes nothing (a check): sending it again is always safe.
 NOTHING_TO_RECORD = Outcome(recorded=False, keyed=True)
 
 
@@ -59,9 +61,11 @@ def outcome(data):
         entry = submissions.hand_entry(hand_key) if hand_key is not None else None
         if entry is not None:
             number, version = entry
-            return Outcome(recorded=True, keyed=True, hand=number, correction=version > 1)
+            return Outcome(
+                recorded=True, keyed=True, hand=number, correction=version > 1, looked_up=True
+            )
         recorded = bool(form_keys) and submissions.form_submitted(form_keys)
     except DatabaseError:
         forget_connection()
-        recorded = None
-    return Outcome(recorded=recorded, keyed=True, hand=hand, correction=correction)
+        return Outcome(recorded=None, keyed=True, hand=hand, correction=correction)
+    return Outcome(recorded=recorded, keyed=True, hand=hand, correction=correction, looked_up=True)

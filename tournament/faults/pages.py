@@ -5,11 +5,12 @@ say what to do about the database; a revisor's or a player's say what to do on t
 (and to tell the TD when it lasts).
 
 - A plain request gets the whole page.
-- An htmx request gets only its alert, put at the top of the form it was sent from
-  (`HX-Retarget`), so the form and what was typed into it stay; `static/js/faults.js`
-  lets htmx swap this 503 in, as htmx swaps no error answer by itself, shows a poll's
-  alert in its region instead (which goes on polling), and sends an entry again by
-  itself when the answer says that is safe (`X-Database-Resend`: it carries its key).
+- An htmx request gets only its alert. An entry's goes at the top of the form it was
+  sent from (`HX-Retarget`), so the form and what was typed into it stay;
+  `static/js/faults.js` lets htmx swap this 503 in, as htmx swaps no error answer by
+  itself, and sends the entry again by itself when the answer says that is safe
+  (`X-Database-Resend`: it carries its key). A poll's goes at the top of its region, which
+  goes on polling.
 """
 
 from django.contrib.auth.models import AnonymousUser
@@ -23,6 +24,9 @@ from tournament.faults.kinds import DISK_FULL
 TEMPLATE = "503.html"
 REFUSED_RETRY_SECONDS = 60  # a database made writable again takes a person
 LOST_RETRY_SECONDS = 5  # a connection comes back by itself, or the database restarts
+# An entry whose key was just looked up: the database answers again, so at once (before the
+# card's next poll, which would otherwise bring the card without the entry's answer).
+RESEND_AT_ONCE_SECONDS = 1
 TD, REVISOR, PUBLIC = "td", "revisor", "public"
 RESEND_HEADER = "X-Resent-After-Fault"
 # Where an htmx entry's alert goes: first thing in the form it was sent from.
@@ -56,10 +60,12 @@ def resent_after_lost_connection(request):
     return request.headers.get(RESEND_HEADER) == "lost"
 
 
-def _answer(request, context, *, fault, seconds, safe_to_resend=False, read_database=True):
+def _answer(request, context, *, fault, seconds, resend_in=None, read_database=True):
     """The 503 (the whole page, or an htmx request's alert) with `Retry-After`.
-    `read_database`: the page's header may read the user (the database answers reads);
-    else, or when that fails, the page goes out without the user and the messages."""
+    `resend_in`: seconds after which the page sends an htmx entry again by itself (None:
+    it does not). `read_database`: the page's header may read the user (the database
+    answers reads); else, or when that fails, the page goes out without the user and the
+    messages."""
     template = f"{TEMPLATE}#alert" if is_htmx(request) else TEMPLATE
     context = {**context, "seconds": seconds}
     if not read_database:
@@ -71,11 +77,12 @@ def _answer(request, context, *, fault, seconds, safe_to_resend=False, read_data
         response = render(request, template, context, status=503)
     response["Retry-After"] = str(seconds)
     response["X-Database-Fault"] = fault
-    if is_htmx(request):
+    if is_htmx(request) and request.method not in ("GET", "HEAD"):
+        # A poll's or a link's alert is placed by the page (static/js/faults.js).
         for header, value in HTMX_HEADERS.items():
             response[header] = value
-        if safe_to_resend:
-            response["X-Database-Resend"] = "1"
+        if resend_in is not None:
+            response["X-Database-Resend"] = str(resend_in)
     return response
 
 
@@ -232,13 +239,11 @@ def _what_happened(outcome):
     return _("Nothing was recorded: the connection to the database was lost before it was saved.")
 
 
-def _what_to_do(request, outcome, seconds):
+def _what_to_do(request, outcome):
     if not outcome.keyed:
         return _("Look at the page again to see whether it was saved before you send it again.")
     if is_htmx(request):
-        return _("It is sent again by itself in %(seconds)d seconds: it is recorded once.") % {
-            "seconds": seconds
-        }
+        return _("It is sent again by itself in a moment: it is recorded once.")
     if outcome.recorded:
         return _("There is nothing to send again: open the page again to see it.")
     return _(
@@ -250,8 +255,7 @@ def _what_to_do(request, outcome, seconds):
 def lost_write_response(request, outcome):
     """A change whose connection was lost: what it did (`outcome`, told by its key on a
     fresh connection) and what to do. An htmx entry with a key is sent again by the page."""
-    seconds = LOST_RETRY_SECONDS
-    lines = [_what_happened(outcome), _what_to_do(request, outcome, seconds)]
+    lines = [_what_happened(outcome), _what_to_do(request, outcome)]
     if reader(request) == TD:
         lines.append(_lasting(request))
     context = {
@@ -260,11 +264,14 @@ def lost_write_response(request, outcome):
         "after": [],
         "again": None if is_htmx(request) else (request.path, _("Open the page again")),
     }
+    resend_in = None
+    if outcome.keyed:
+        resend_in = RESEND_AT_ONCE_SECONDS if outcome.looked_up else LOST_RETRY_SECONDS
     return _answer(
         request,
         context,
         fault="lost",
-        seconds=seconds,
-        safe_to_resend=outcome.keyed,
+        seconds=LOST_RETRY_SECONDS,
+        resend_in=resend_in,
         read_database=False,
     )

@@ -12,7 +12,9 @@ answer carries their headers.
 Anything else (a page, a poll whose region must be rendered, a public poll without its
 language, a card whose table moved on, an unknown tournament) goes on down the middleware
 as before, with a public page's token already read for the view, so that no request reads
-it twice.
+it twice. So does a poll whose connection to the database is lost while it is answered
+here: the connection closed, its view answers it on a fresh one, as a read whose
+connection is lost is answered again (tournament/faults/).
 """
 
 import logging

@@ -58,8 +58,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the session and the rest: a room's unchanged polls need none of them.
     "tournament.middleware.LivePollMiddleware",
-    # Django's session middleware, and a view's change the database refuses (read-only,
-    # disk full): both answer a clear 503 page instead of a 500 (tournament/faults.py).
+    # Django's session middleware, and a view's database fault (a change refused: read-only,
+    # disk full; the connection lost): a clear 503 page, never a 500 (tournament/faults/).
     "tournament.faults.SessionMiddleware",
     "tournament.faults.DatabaseFaultMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -101,10 +101,11 @@ DATABASES = {
         conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 60),
         # On: a kept connection is checked (a `SELECT 1` round trip) before each request's
         # first query and replaced if the database ended it, so a database restart costs
-        # no request a 500 (tests/faults/test_database_restart.py). The check costs 0.1-0.2
-        # ms a request, a fifth to a third of an unchanged poll (docs/performance.md);
+        # no request an error (tests/faults/test_database_restart.py). The check costs
+        # 0.1-0.2 ms a request, a fifth to a third of an unchanged poll (docs/performance.md);
         # DJANGO_CONN_HEALTH_CHECKS=0 saves it, and each worker's first request after a
-        # restart then fails.
+        # restart then meets the dead connection (docs/faults.md: a read is answered again,
+        # an entry is answered 503 "not recorded").
         conn_health_checks=env_bool("DJANGO_CONN_HEALTH_CHECKS", True),
     )
 }

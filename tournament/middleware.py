@@ -12,14 +12,22 @@ answer carries their headers.
 Anything else (a page, a poll whose region must be rendered, a public poll without its
 language, a card whose table moved on, an unknown tournament) goes on down the middleware
 as before, with a public page's token already read for the view, so that no request reads
-it twice.
+it twice. So does a poll whose connection to the database is lost while it is answered
+here: the connection closed, its view answers it on a fresh one, as a read whose
+connection is lost is answered again (tournament/faults/).
 """
 
+import logging
 from functools import lru_cache
 
 from django.conf import settings
 from django.http import Http404
 from django.urls import Resolver404, get_urlconf, resolve
+
+from tournament.faults.kinds import forget_connection, lost_connection
+from tournament.faults.middleware import RETRIED
+
+log = logging.getLogger("tournament.faults")
 
 
 class LivePollMiddleware:
@@ -46,6 +54,17 @@ class LivePollMiddleware:
             return answer_poll(request, dict(ids))
         except Http404:
             return None  # the whole way down, for the 404 page in the visitor's language
+        except Exception as error:
+            if not lost_connection(error):
+                raise
+            forget_connection()
+            setattr(request, RETRIED, True)  # the view's answer is the second try
+            log.warning(
+                "The database connection was lost at %s: answered again on a fresh one.",
+                request.path,
+                exc_info=error,
+            )
+            return None
 
 
 @lru_cache(maxsize=4096)

@@ -45,8 +45,19 @@ def app_server(pg_deployment):
         stop(process)
 
 
+# The tournament's settings beyond SETUP's (`entry_mode="cards"`), given by the test.
+SETUP_WITH_OPTIONS = SETUP.replace("min_hands=3", "min_hands=3, **OPTIONS")
+assert SETUP_WITH_OPTIONS != SETUP
+
+
 @pytest.fixture
 def new_tournament(pg_deployment):
     """A tournament of Anna, Bo and Cia drawn at one table, and the TD `director`
-    (tests/production/conftest.py's SETUP): its ids, revisor key and seats."""
-    return lambda: json.loads(pg_deployment.python(SETUP))
+    (tests/production/conftest.py's SETUP), with `options` for its settings: its ids,
+    revisor key and seats."""
+
+    def make(**options):
+        code = f"OPTIONS = {options!r}\n" + SETUP_WITH_OPTIONS
+        return json.loads(pg_deployment.python(code))
+
+    return make

@@ -7,10 +7,13 @@ them, kill a worker.
 import html
 import re
 import time
-from contextlib import closing
+from contextlib import closing, contextmanager
 
 import psutil
 import psycopg
+import requests
+
+from tests.production.servers import postgres_url, run_psql_command
 
 TIMEOUT = 30
 
@@ -21,9 +24,9 @@ TIMEOUT = 30
 WORKER_ARGS = ("--worker-class", "gthread", "--threads", "1", "--keep-alive", "0")
 
 
-def start_workers(deployment, workers=2):
+def start_workers(deployment, workers=2, env=None):
     """gunicorn with `workers` workers on a free port: (master process, base URL)."""
-    return deployment.start_app_server(workers=workers, worker_args=WORKER_ARGS)
+    return deployment.start_app_server(env, workers=workers, worker_args=WORKER_ARGS)
 
 
 def connect(deployment):
@@ -42,15 +45,79 @@ def app_backends(deployment):
     return dict(rows)
 
 
-def terminate_backends(deployment):
+def terminate_backends(deployment, keep=()):
     """What a database restart does to the app's kept connections: each is ended by the
-    server (`pg_terminate_backend`); returns the ended backends' pids."""
-    ended = set(app_backends(deployment))
+    server (`pg_terminate_backend`), all but the backends `keep` names (a test's own);
+    returns the ended backends' pids."""
+    ended = set(app_backends(deployment)) - set(keep)
     with connect(deployment) as db:
         for pid in ended:
             db.execute("SELECT pg_terminate_backend(%s)", [pid])
     wait_until(lambda: not ended & set(app_backends(deployment)), "the backends end")
     return ended
+
+
+def set_read_only(deployment, on, keep=()):
+    """The deployment's database read-only for new connections (as a standby after a
+    failover is), or writable again, and the app's connections ended (all but `keep`), as
+    a failover ends them: its workers reconnect so (connection health checks)."""
+    name = deployment.database_url.rsplit("/", 1)[1]
+    setting = "SET default_transaction_read_only = on" if on else "RESET ALL"
+    run_psql_command(postgres_url(), f'ALTER DATABASE "{name}" {setting}')
+    terminate_backends(deployment, keep)
+
+
+def allow_connections(deployment, allowed):
+    """Whether the deployment's database takes new connections: refused ("not currently
+    accepting connections"), as while it restarts or fails over; kept ones stay."""
+    name = deployment.database_url.rsplit("/", 1)[1]
+    run_psql_command(
+        postgres_url(), f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS {str(allowed).lower()}'
+    )
+
+
+@contextmanager
+def read_only(deployment):
+    set_read_only(deployment, True)
+    try:
+        yield
+    finally:
+        set_read_only(deployment, False)
+
+
+def log_in_td(url):
+    """A browser session of the TD `director` (tests/production/conftest.py's SETUP)."""
+    td = requests.Session()
+    form = td.get(f"{url}/accounts/login/", timeout=TIMEOUT)
+    answer = td.post(
+        f"{url}/accounts/login/",
+        data={
+            "username": "director",
+            "password": "td-pass-123",
+            "csrfmiddlewaretoken": field_value(form.text, "csrfmiddlewaretoken"),
+        },
+        timeout=TIMEOUT,
+        allow_redirects=False,
+    )
+    assert answer.status_code == 302, answer.text
+    return td
+
+
+def lock_waiter(deployment):
+    """(backend pid, client port) of the app's connection that waits for a lock, or None."""
+    with connect(deployment) as db:
+        return db.execute(
+            "SELECT pid, client_port FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'"
+        ).fetchone()
+
+
+def end_backend(deployment, pid):
+    """End one backend of the app's, as a restart or a failover ends it, and wait till it
+    is gone."""
+    with connect(deployment) as db:
+        db.execute("SELECT pg_terminate_backend(%s)", [pid])
+    wait_until(lambda: pid not in app_backends(deployment), f"backend {pid} ends")
 
 
 def recorded_hands(deployment, table_id):

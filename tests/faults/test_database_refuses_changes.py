@@ -180,7 +180,25 @@ def test_the_tds_hand_refused_by_a_read_only_database_is_a_clear_page_and_the_re
     with read_only_database():
         refused = td_client.post(new_url, data)
     assert refused.status_code == 503
-    assert REFUSED in text(refused.content.decode())
+    # The TD is told what to do about the database, not to tell the TD.
+    page = text(refused.content.decode())
+    assert "The database cannot take changes right now: nothing was recorded." in page
+    assert "Tell the TD" not in page
+    if POSTGRES:
+        assert (
+            "The database server is read-only (a standby after a failover, or set read-only): "
+            "make it writable again, or point DATABASE_URL at the primary (docs/faults.md)."
+        ) in page
+    else:
+        database = connection.settings_dict["NAME"]
+        assert (
+            f"The database file cannot be written: check that {database} and its folder can "
+            "be written to."
+        ) in page
+    assert (
+        "The app needs no restart. Then go back with your browser's Back button and send it "
+        "again: it is recorded once."
+    ) in page
     assert written() == before
 
     retried = td_client.post(new_url, data, follow=True)

@@ -18,6 +18,7 @@ import requests
 from tests.faults.servers import (
     TIMEOUT,
     field_value,
+    log_in_td,
     terminate_backends,
     text,
     worker_backends,
@@ -25,23 +26,6 @@ from tests.faults.servers import (
 
 pytestmark = pytest.mark.postgres
 WORKERS = 2
-
-
-def log_in_td(url):
-    td = requests.Session()
-    form = td.get(f"{url}/accounts/login/", timeout=TIMEOUT)
-    answer = td.post(
-        f"{url}/accounts/login/",
-        data={
-            "username": "director",
-            "password": "td-pass-123",
-            "csrfmiddlewaretoken": field_value(form.text, "csrfmiddlewaretoken"),
-        },
-        timeout=TIMEOUT,
-        allow_redirects=False,
-    )
-    assert answer.status_code == 302, answer.text
-    return td
 
 
 def together(*calls):

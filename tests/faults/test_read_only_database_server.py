@@ -7,19 +7,16 @@ The setting holds for new connections, so the app's kept ones are ended as a res
 (`pg_terminate_backend`); the workers reconnect (connection health checks) read-only.
 """
 
-from contextlib import contextmanager
-
 import pytest
 import requests
 
 from tests.faults.servers import (
     TIMEOUT,
     field_value,
+    read_only,
     recorded_hands,
-    terminate_backends,
     text,
 )
-from tests.production.servers import postgres_url, run_psql_command
 
 pytestmark = pytest.mark.postgres
 HTMX = {"HX-Request": "true"}
@@ -28,20 +25,6 @@ REFUSED = (
     "The database cannot take changes right now: nothing was recorded. "
     "Tell the TD; try again in a minute."
 )
-
-
-@contextmanager
-def read_only(deployment):
-    name = deployment.database_url.rsplit("/", 1)[1]
-    run_psql_command(
-        postgres_url(), f'ALTER DATABASE "{name}" SET default_transaction_read_only = on'
-    )
-    terminate_backends(deployment)
-    try:
-        yield
-    finally:
-        run_psql_command(postgres_url(), f'ALTER DATABASE "{name}" RESET ALL')
-        terminate_backends(deployment)
 
 
 def test_a_database_made_read_only_refuses_the_hand_clearly_and_the_retry_records_it_once(

@@ -23,6 +23,7 @@ from tests.faults.servers import (
     app_backends,
     connect,
     field_value,
+    lock_waiter,
     recorded_hands,
     text,
     wait_until,
@@ -33,16 +34,6 @@ pytestmark = pytest.mark.postgres
 HTMX = {"HX-Request": "true"}
 POINTS = {"Anna": 4, "Bo": -1, "Cia": -3}
 BEFORE_COMMIT, AFTER_COMMIT = "before the commit", "after the commit"
-
-
-def waiting_for_a_lock(deployment):
-    """The client port of the app's connection that waits for a lock, or None."""
-    with connect(deployment) as db:
-        row = db.execute(
-            "SELECT client_port FROM pg_stat_activity WHERE datname = current_database() "
-            "AND wait_event_type = 'Lock'"
-        ).fetchone()
-    return row[0] if row else None
 
 
 @pytest.mark.parametrize("moment", [BEFORE_COMMIT, AFTER_COMMIT])
@@ -83,7 +74,7 @@ def test_a_worker_killed_mid_post_leaves_the_hand_whole_and_the_retry_records_it
             blocker.execute("LOCK TABLE tournament_tablecall IN ACCESS EXCLUSIVE MODE")
         sender = threading.Thread(target=send_and_keep)
         sender.start()
-        port = wait_until(lambda: waiting_for_a_lock(pg_deployment), "the POST waits")
+        _pid, port = wait_until(lambda: lock_waiter(pg_deployment), "the POST waits")
         # Where it waits: inside the hand's transaction, or with the hand committed.
         assert recorded_hands(pg_deployment, ids["table"]) == (
             [] if moment == BEFORE_COMMIT else expected

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import selectors
+from tournament.faults import reads_only, resent_after_lost_connection
 from tournament.forms import HandPointsForm, TextField, choice_messages, max_length
 from tournament.models import TableCall
 from tournament.services import HandConflict, ServiceError, TableOver, calls, hands
@@ -362,6 +363,12 @@ def _not_recordable(state, table, number):
     return None
 
 
+def _checks(request):
+    """A check of the points (or back from it to the form): nothing is recorded."""
+    return request.POST.get("step") in (CHECK, CHANGE)
+
+
+@reads_only(when=_checks)
 @revisor_required
 def record(request):
     """Record the next hand as points; a replay of the same submission records nothing twice.
@@ -396,7 +403,8 @@ def record(request):
     except ServiceError as error:
         add_service_error(form, error)
         return _render(request, read_card(table), points_form=form, status=400)
-    if recorded.created:
+    # Sent again by the page after a lost connection: the revisor sent it once.
+    if recorded.created or resent_after_lost_connection(request):
         messages.success(request, _("Hand %(hand)d recorded ✓") % {"hand": number})
     else:
         messages.info(

@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from scoring import InvalidHand, parse_boards, score_hand
 from scoring.boards import ROW_SIZES, ROWS
 from scoring.settle import METHODS, evaluate_board, pair_points
+from tournament.faults import reads_only, resent_after_lost_connection
 from tournament.forms import HandCardsForm
 from tournament.hand_errors import invalid_hand_message
 from tournament.models import Tournament
@@ -433,6 +434,7 @@ def edit_initial(seats, data):
     return initial
 
 
+@reads_only()
 @revisor_required
 def cards(request):
     """The next hand's entry by cards (a POST: back from the check, the cards kept)."""
@@ -448,6 +450,7 @@ def cards(request):
     return _render(request, card, form=form)
 
 
+@reads_only()
 @revisor_required
 def preview(request):
     """Check the hand: score it and show it, recording nothing."""
@@ -498,7 +501,8 @@ def confirm(request):
     except ServiceError as error:
         add_service_error(form, error)
         return _render(request, card, form=form, status=400)
-    if recorded.created:
+    # Sent again by the page after a lost connection: the revisor sent it once.
+    if recorded.created or resent_after_lost_connection(request):
         messages.success(request, _("Hand %(hand)d recorded.") % {"hand": number})
     else:
         messages.info(

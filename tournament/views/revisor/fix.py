@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from scoring import InvalidHand
 from scoring.boards import ROWS
+from tournament.faults import reads_only, resent_after_lost_connection
 from tournament.forms import CorrectPointsForm, RevisorFixCardsForm
 from tournament.hand_errors import invalid_hand_message
 from tournament.models import Hand, HandVersion
@@ -92,6 +93,12 @@ def _not_fixable(request, table, last):
     return None
 
 
+def _checks(request):
+    """A check of a fix by points (or back from it to the form): nothing is changed."""
+    return request.POST.get("step") in ("check", "change")
+
+
+@reads_only(when=_checks)
 @revisor_required
 def fix(request):
     """The fix page of the last hand (a POST: a fix by points, or back from the check)."""
@@ -166,7 +173,7 @@ def _points_fix(request, table, last):
     step = request.POST.get("step")
     if confirms and step == "confirm" and _posted_key(request.POST) == last.version.idempotency_key:
         # This very fix is the hand's version now: the answer to it was lost on the way.
-        messages.info(request, _already_saved() % {"hand": hand.number})
+        _saved(request, False, hand.number)
         return redirect("revisor:card")
     form = CorrectPointsForm(request.POST, seats=last.seats)
     if not form.is_valid():
@@ -211,10 +218,7 @@ def _points_fix(request, table, last):
             return _points_conflict(request, table, now)
         add_service_error(form, error)
         return _render_points(request, table, last, form, status=400)
-    if corrected.created:
-        messages.success(request, _("Hand %(hand)d corrected.") % {"hand": hand.number})
-    else:  # the same submission, saved by a request that crossed this one
-        messages.info(request, _already_saved() % {"hand": hand.number})
+    _saved(request, corrected.created, hand.number)
     return redirect("revisor:card")
 
 
@@ -367,6 +371,7 @@ def _posted_fix(request, last):
     return (None, stale) if stale is not None else (form, None)
 
 
+@reads_only()
 @revisor_required
 def fix_check(request):
     """Check the fix: score the cards and show them against the hand as it was, changing
@@ -386,8 +391,16 @@ def fix_check(request):
     return _render_cards(request, last, form=form, preview=preview)
 
 
-def _already_saved():
-    return _("This correction of hand %(hand)d was already saved.")
+def _saved(request, created, number):
+    """ "Hand N corrected.", or that this fix was saved already (the same one sent twice, or
+    one that crossed it). Sent again by the page after a lost connection, the revisor sent
+    it once: corrected."""
+    if created or resent_after_lost_connection(request):
+        messages.success(request, _("Hand %(hand)d corrected.") % {"hand": number})
+    else:
+        messages.info(
+            request, _("This correction of hand %(hand)d was already saved.") % {"hand": number}
+        )
 
 
 def _posted_key(data):
@@ -405,7 +418,7 @@ def fix_confirm(request):
     last = _last_hand(table)
     if last is not None and _posted_key(request.POST) == last.version.idempotency_key:
         # This very fix is the hand's version now: the answer to it was lost on the way.
-        messages.info(request, _already_saved() % {"hand": last.hand.number})
+        _saved(request, False, last.hand.number)
         return fresh_card(request)
     form, answer = _posted_fix(request, last)
     if answer is not None:
@@ -428,8 +441,5 @@ def fix_confirm(request):
             return _cards_conflict(request, now)
         add_service_error(form, error)
         return _render_cards(request, last, form=form, status=400)
-    if corrected.created:
-        messages.success(request, _("Hand %(hand)d corrected.") % {"hand": last.hand.number})
-    else:  # the same submission, saved by a request that crossed this one
-        messages.info(request, _already_saved() % {"hand": last.hand.number})
+    _saved(request, corrected.created, last.hand.number)
     return fresh_card(request)

@@ -15,7 +15,7 @@ from tournament.models import (
     Seat,
     Table,
 )
-from tournament.selectors.core import seats_with_players
+from tournament.selectors.core import revision_token, seats_with_players
 
 # A table with no new hand for more than this many minutes is flagged for the TD. A hand
 # of POFC takes two to four minutes, so ten quiet minutes mean a stuck table: a dispute
@@ -155,6 +155,16 @@ class Alert:
     table: object  # Table, with its level and draw
     call: object = None  # the TableCall of a "call"
     minutes: int = 0  # of a "silent": minutes since the last hand (or the release)
+
+
+def live_revision(tournament_id, now):
+    """What the TD's live regions show (the dashboard's, the alerts bar): the tournament's
+    revision token and the current minute (so that "minutes since the last hand" and the
+    silent tables stay fresh). None when the tournament does not exist."""
+    token = revision_token(tournament_id)
+    if token is None:
+        return None
+    return f"{token}.{int(now.timestamp() // 60)}"
 
 
 ORDERS = ("attention", "number")  # "needs a look" first (the default), or by table number

@@ -272,8 +272,8 @@ class ScoreCard:
 
     @property
     def columns(self):
-        """Table columns of the card: hand, dealer, two per player, actions."""
-        return 3 + 2 * len(self.seats)
+        """Table columns of the TD's card: hand, two per player, the "Correct" links."""
+        return 2 + 2 * len(self.seats)
 
     @property
     def public_columns(self):

@@ -315,6 +315,11 @@ def _announcement_make(p):
 
 
 def _announcement_withdraw(p):
+    if "level" in p:
+        return _("Withdrew the announcement on closing level %(level)d: %(text)s") % {
+            "level": p["level"],
+            "text": p["text"],
+        }
     return _("Withdrew the announcement: %(text)s") % {"text": p["text"]}
 
 

@@ -265,8 +265,8 @@ def test_a_closed_level_says_its_results_are_final(td_client, make_tournament, t
 def test_the_poll_gets_204_when_nothing_changed_and_the_region_when_it_did(td_client, three):
     tournament, table = three
     response = td_client.get(url(tournament, table))
-    card = re.search(r'<section id="card".*?data-poll-rev="([^"]+)"', response.content.decode(), re.S)
-    rev = card.group(1)
+    html = response.content.decode()
+    rev = re.search(r'<section id="card".*?data-poll-rev="([^"]+)"', html, re.S).group(1)
     assert rev == selectors.revision_token(tournament.pk)
     assert "HX-Request" in response["Vary"]
     htmx = {"HX-Request": "true"}

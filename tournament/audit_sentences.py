@@ -11,12 +11,35 @@ labelled lines in the reader's language (`details`), never as their raw keys.
 """
 
 import datetime
+import re
 
 from django.core.exceptions import FieldDoesNotExist
 from django.utils import formats, timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+
+# ---------------------------------------------------------------- who made a change
+# A revisor's device records its changes as "Revisor, table N" (REVISOR_LABEL, never in the
+# device's language: the label is read by a TD in any language); rows from before were kept
+# in the device's language ("Revisor, bord N"). Both read in the reader's language here.
+REVISOR_LABEL = "Revisor, table %(table)d"
+_REVISOR = re.compile(r"^Revisor, (?:table|bord) (\d+)$")
+
+
+def revisor_label(table_number):
+    """Who a revisor's change is kept as made by (AuditEntry.actor_label, the hand's
+    entered_by_label), whatever language the revisor's device speaks."""
+    return REVISOR_LABEL % {"table": table_number}
+
+
+def actor_name(label):
+    """A kept actor label as the reader reads it: a revisor's "Revisor, table N" in the
+    reader's language ("Revisor, bord N"); a user's name (or "system") as it is."""
+    found = _REVISOR.match(label or "")
+    if found is None:
+        return label
+    return _("Revisor, table %(table)d") % {"table": int(found.group(1))}
 
 
 def _penalty_kind(code):
@@ -292,6 +315,11 @@ def _announcement_make(p):
 
 
 def _announcement_withdraw(p):
+    if "level" in p:
+        return _("Withdrew the announcement on closing level %(level)d: %(text)s") % {
+            "level": p["level"],
+            "text": p["text"],
+        }
     return _("Withdrew the announcement: %(text)s") % {"text": p["text"]}
 
 

@@ -67,7 +67,11 @@ class Estimate:
     hands_left: int  # at least, with no more Fantasyland
     hands_left_high: int  # with Fantasyland extending the table as often as it has so far
     earliest: object  # datetime
-    latest: object  # datetime
+    latest: object  # datetime; None while the table is on hold (nobody knows when it goes on)
+
+    @property
+    def on_hold(self):
+        return self.latest is None
 
 
 def finish_after(last, now, hands, seconds):
@@ -85,13 +89,18 @@ def hands_left(hands_played, required_hands):
     return max(required_hands - hands_played, 1)
 
 
-def table_estimate(hand_times, *, hands_played, required_hands, fantasyland_hands, now):
+def table_estimate(
+    hand_times, *, hands_played, required_hands, fantasyland_hands, now, on_hold=False
+):
     """A playing table's estimated finish (a range), or None before it has enough hands.
 
     The earliest: the hands still required at the table's quick pace (25th percentile).
     The latest: those hands, plus Fantasyland extending the table at the rate seen here so
     far (fantasyland_hands / hands_played of the hands left, rounded up), at its slow pace
     (75th percentile).
+    `on_hold`: the table has stopped (it waits on the TD's answer to a call, or has gone
+    silent): it cannot finish before its hands left are played from now on, and how long
+    it stays stopped nobody knows, so the estimate has an earliest and no latest.
     """
     pace = pace_of(intervals(hand_times))
     if pace is None:
@@ -99,12 +108,19 @@ def table_estimate(hand_times, *, hands_played, required_hands, fantasyland_hand
     left = hands_left(hands_played, required_hands)
     extra = math.ceil(left * fantasyland_hands / hands_played) if hands_played else 0
     last = hand_times[-1]
+    if on_hold:
+        # The hand under way stopped with the table: all of them from now, at the quick pace.
+        earliest = max(last, now) + timedelta(seconds=left * pace.fast)
+        latest = None
+    else:
+        earliest = finish_after(last, now, left, pace.fast)
+        latest = finish_after(last, now, left + extra, pace.slow)
     return Estimate(
         pace=pace,
         hands_left=left,
         hands_left_high=left + extra,
-        earliest=finish_after(last, now, left, pace.fast),
-        latest=finish_after(last, now, left + extra, pace.slow),
+        earliest=earliest,
+        latest=latest,
     )
 
 
@@ -119,15 +135,18 @@ def lagging(own, others):
 @dataclass(frozen=True)
 class Range:
     earliest: object
-    latest: object
+    latest: object  # None: no later bound (a table on hold)
 
 
 def level_end(estimates, playing):
     """The level ends with its slowest table: the latest earliest and latest latest of the
-    tables still playing. None while a playing table has no estimate yet, or none plays."""
+    tables still playing (no latest while one is on hold). None while a playing table has
+    no estimate yet, or none plays."""
     if not playing or len(estimates) < playing:
         return None
-    return Range(max(e.earliest for e in estimates), max(e.latest for e in estimates))
+    held = any(e.latest is None for e in estimates)
+    latest = None if held else max(e.latest for e in estimates)
+    return Range(max(e.earliest for e in estimates), latest)
 
 
 def levels_after(tables):
@@ -152,5 +171,7 @@ def tournament_end(level_range, *, tables, min_hands, fantasyland_per_table, roo
     hands = min_hands + fantasyland_per_table
     step = changeover.total_seconds()
     earliest = level_range.earliest + timedelta(seconds=levels * (step + hands * room.fast))
-    latest = level_range.latest + timedelta(seconds=levels * (step + hands * room.slow))
+    latest = None
+    if level_range.latest is not None:
+        latest = level_range.latest + timedelta(seconds=levels * (step + hands * room.slow))
     return Range(earliest, latest)

@@ -127,8 +127,7 @@
 
   function look() {
     var where = region();
-    // No region (a page without alerts), or the bar not filled yet: nothing to count.
-    if (!where || where.hasAttribute("data-alerts-pending")) return;
+    if (!where) return;  // a page without alerts: nothing to count
     var scope = where.dataset.alertRegion;
     var open = alerts();
     var keys = open.map(function (a) { return a.key; });

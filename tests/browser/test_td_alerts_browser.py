@@ -67,12 +67,12 @@ window.AudioContext = function () {
 
 WORDS = {
     "en": {
-        "switch": "Sound and browser notification for each new alert",
+        "switch": "Sound and notification for new alerts",
         "alert": "Table 1 — Call: Dispute",
         "table": "Table 1",
     },
     "sv": {
-        "switch": "Ljud och notis i webbläsaren för varje nytt larm",
+        "switch": "Ljud och notis vid nya larm",
         "alert": "Bord 1 — Tillkallad: Tvist",
         "table": "Bord 1",
     },

@@ -148,3 +148,65 @@ def test_tournament_end():
         )
         is None
     )
+
+
+# ---------------------------------------------------------------- a table on hold (issue 34 §4)
+# A table waiting on the TD's answer to its call, or gone silent, is not playing: it ends
+# no earlier than its hands left played from now at its quick pace, and has no latest.
+
+
+def test_a_table_waiting_on_a_call_ends_at_the_earliest_from_now():
+    # Called at 12:34, a minute after the 12:33 hand; looked at 12:35 (not late yet: played
+    # on, 12:33 + 14 x 2 min = 13:01 at the earliest). On hold: 12:35 + 14 x 2 min = 13:03.
+    playing = pace.table_estimate(
+        TIMES, hands_played=6, required_hands=20, fantasyland_hands=0, now=at("12:35")
+    )
+    assert (playing.earliest, playing.latest) == (at("13:01"), at("13:15"))
+    held = pace.table_estimate(
+        TIMES,
+        hands_played=6,
+        required_hands=20,
+        fantasyland_hands=0,
+        now=at("12:35"),
+        on_hold=True,
+    )
+    assert held.on_hold and not playing.on_hold
+    assert (held.earliest, held.latest) == (at("13:03"), None)
+    assert held.pace == playing.pace  # its pace so far stands: 24 hands an hour
+
+
+def test_a_silent_table_has_no_latest_and_its_earliest_moves_with_the_clock():
+    # Last hand 12:33, looked at 12:50 (17 quiet minutes): as if playing it would be
+    # max(12:33 + 28 min, 12:50 + 13 x 2 min) = 13:16 to max(12:33 + 42, 12:50 + 39) = 13:29.
+    # On hold: 12:50 + 14 x 2 min = 13:18, no latest; at 13:00, 13:28.
+    playing = pace.table_estimate(
+        TIMES, hands_played=6, required_hands=20, fantasyland_hands=0, now=at("12:50")
+    )
+    assert (playing.earliest, playing.latest) == (at("13:16"), at("13:29"))
+    for clock, earliest in (("12:50", "13:18"), ("13:00", "13:28")):
+        held = pace.table_estimate(
+            TIMES,
+            hands_played=6,
+            required_hands=20,
+            fantasyland_hands=0,
+            now=at(clock),
+            on_hold=True,
+        )
+        assert (held.earliest, held.latest) == (at(earliest), None)
+
+
+def test_a_level_with_a_table_on_hold_has_no_latest_and_nor_has_the_tournament():
+    playing = pace.Estimate(None, 1, 1, at("13:00"), at("13:20"))
+    held = pace.Estimate(None, 1, 1, at("13:10"), None)
+    end = pace.level_end([playing, held], playing=2)
+    assert (end.earliest, end.latest) == (at("13:10"), None)
+    # 9 tables, 2 levels to come of 10 min + 22 hands x 2 min: 13:10 + 108 min = 14:58.
+    tournament = pace.tournament_end(
+        end,
+        tables=9,
+        min_hands=20,
+        fantasyland_per_table=2,
+        room=pace.Pace(150, 120, 180),
+        changeover=timedelta(minutes=10),
+    )
+    assert (tournament.earliest, tournament.latest) == (at("14:58"), None)

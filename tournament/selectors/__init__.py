@@ -30,6 +30,7 @@ from tournament.selectors.dashboard import (
     DashboardSeat,
     DashboardTable,
     dashboard,
+    live_revision,
 )
 from tournament.selectors.exports import (
     tournament_hand_results,
@@ -125,6 +126,7 @@ __all__ = [
     "audit_tables",
     "card_views",
     "dashboard",
+    "live_revision",
     "draw_preview",
     "field_state",
     "first_draw_made",

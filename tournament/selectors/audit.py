@@ -27,9 +27,12 @@ AS_TEXT = Q(params__isnull=True)
 
 
 def audit_tables(tournament):
-    """(level number, table number) of every table the tournament has drawn: 1 query."""
+    """(level number, table number) of every table of the draws that stand: 1 query. A
+    redone draw's tables are gone from the room (their players sit at the new draw's),
+    and its entries (the redraw itself) are under "Draws"."""
     return list(
-        Table.objects.filter(level__tournament=tournament)
+        Table.objects.current()
+        .filter(level__tournament=tournament)
         .order_by("level__number", "number")
         .values_list("level__number", "number")
         .distinct()

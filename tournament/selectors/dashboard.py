@@ -15,7 +15,7 @@ from tournament.models import (
     Seat,
     Table,
 )
-from tournament.selectors.core import seats_with_players
+from tournament.selectors.core import revision_token, seats_with_players
 
 # A table with no new hand for more than this many minutes is flagged for the TD. A hand
 # of POFC takes two to four minutes, so ten quiet minutes mean a stuck table: a dispute
@@ -157,6 +157,16 @@ class Alert:
     minutes: int = 0  # of a "silent": minutes since the last hand (or the release)
 
 
+def live_revision(tournament_id, now):
+    """What the TD's live regions show (the dashboard's, the alerts bar): the tournament's
+    revision token and the current minute (so that "minutes since the last hand" and the
+    silent tables stay fresh). None when the tournament does not exist."""
+    token = revision_token(tournament_id)
+    if token is None:
+        return None
+    return f"{token}.{int(now.timestamp() // 60)}"
+
+
 ORDERS = ("attention", "number")  # "needs a look" first (the default), or by table number
 
 
@@ -243,14 +253,18 @@ def _dashboard_table(table, tournament, now, call, times):
     # restored times need not say so).
     quiet_since = None if started is None else max(filter(None, (last_entry_at, started)))
     quiet = now - quiet_since if quiet_since is not None else timedelta()
+    silent = not state.is_over and quiet > timedelta(minutes=SILENT_AFTER_MINUTES)
     estimate = None
     if not state.is_over:
+        # A table waiting on the TD's answer to its call, or gone silent, is not playing:
+        # its estimate says when it can finish at the earliest, and has no latest.
         estimate = pace.table_estimate(
             times,
             hands_played=state.hands_played,
             required_hands=state.required_hands,
             fantasyland_hands=state.progress.fantasyland_hands,
             now=now,
+            on_hold=call is not None or silent,
         )
     return DashboardTable(
         table=table,
@@ -266,7 +280,7 @@ def _dashboard_table(table, tournament, now, call, times):
         minutes_quiet=max(0, int(quiet.total_seconds() // 60)),
         call=call,
         tied=tuple(s.player for s in seats if s.id in state.tied_leader_ids),
-        silent=not state.is_over and quiet > timedelta(minutes=SILENT_AFTER_MINUTES),
+        silent=silent,
         is_over=state.is_over,
         winner=next((s.player for s in seats if s.id == state.winner_seat_id), None),
         estimate=estimate,

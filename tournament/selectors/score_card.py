@@ -272,8 +272,8 @@ class ScoreCard:
 
     @property
     def columns(self):
-        """Table columns of the card: hand, dealer, two per player, actions."""
-        return 3 + 2 * len(self.seats)
+        """Table columns of the TD's card: hand, two per player, the "Correct" links."""
+        return 2 + 2 * len(self.seats)
 
     @property
     def public_columns(self):
@@ -299,9 +299,11 @@ def card_views(text):
 
 
 def _entered_by(version):
+    from tournament.audit_sentences import actor_name
+
     if version.created_by_id is not None:
         return version.created_by.get_username()
-    return version.entered_by_label
+    return actor_name(version.entered_by_label)
 
 
 def _rows_of(result):

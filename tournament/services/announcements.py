@@ -83,19 +83,32 @@ def announce(*, tournament, actor, text, ends_at=None):
 def withdraw_announcement(*, tournament, actor):
     """Take the standing announcement down now."""
     tournament = lock_tournament(instance(tournament, Tournament, label=_("The tournament")))
-    now = timezone.now()
-    announcement = standing(tournament, now)
+    announcement = withdraw_standing(tournament, actor)
     if announcement is None:
         raise NotAllowed(
             _("There is no announcement to withdraw: it has ended or was withdrawn already.")
         )
+    return announcement
+
+
+def withdraw_standing(tournament, actor, *, closing_level=None):
+    """Within a change that holds the tournament's lock: take the standing announcement
+    down (with its audit entry), or do nothing when none stands. `closing_level`: the
+    number of the level whose close takes it down. Returns it, or None."""
+    now = timezone.now()
+    announcement = standing(tournament, now)
+    if announcement is None:
+        return None
     _withdraw(announcement, actor, now)
     touch_tournament(tournament)
+    params = {"text": announcement.text}
+    if closing_level is not None:
+        params["level"] = closing_level
     audit.record(
         tournament=tournament,
         actor=actor,
         action="announcement.withdraw",
-        params={"text": announcement.text},
+        params=params,
         before={"text": announcement.text, "ends_at": _iso(announcement.ends_at)},
     )
     return announcement

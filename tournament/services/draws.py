@@ -17,7 +17,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.seating import new_seed, seat_players
-from tournament.services import audit, autobackup
+from tournament.services import announcements, audit, autobackup
 from tournament.services.errors import Conflict, DrawLocked, NotAllowed
 from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
 from tournament.services.recompute import refresh_table, store
@@ -344,8 +344,19 @@ def _refuse_while_open(tournament, level, tables):
         raise NotAllowed(" ".join(reasons))
 
 
+def _end_announcement(tournament, actor, level, finishes, asked):
+    """Closing a level takes the standing announcement down when the TD said so; when not
+    asked, one without an end ends with the tournament (no finished tournament's pages
+    and projectors keep "until withdrawn" for ever), and stays at a level change."""
+    if asked is None:
+        standing = announcements.standing(tournament)
+        asked = finishes and standing is not None and standing.ends_at is None
+    if asked:
+        announcements.withdraw_standing(tournament, actor, closing_level=level.number)
+
+
 @transaction.atomic
-def advance(*, tournament, actor, seed=None, level_number=None):
+def advance(*, tournament, actor, seed=None, level_number=None, withdraw_announcement=None):
     """Close the current level when every table is over and nothing is left open.
 
     Refused (nothing changed) while a call is open or a tie for first is not settled, and,
@@ -354,6 +365,9 @@ def advance(*, tournament, actor, seed=None, level_number=None):
     The winners are drawn into the next level; a level with a single table (or a
     single winner) produces the champion. Returns the new level, or None when the
     tournament is finished.
+    `withdraw_announcement`: the TD's answer to "withdraw the announcement shown now?"
+    (True, False); None when not asked: an announcement without an end then ends with the
+    tournament, and stays at a level change.
     """
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     seed = _seed(seed)
@@ -375,12 +389,14 @@ def advance(*, tournament, actor, seed=None, level_number=None):
     tables = list(Table.objects.current().filter(level=level).select_related("winner"))
     _refuse_while_open(tournament, level, tables)
     winners = [t.winner for t in tables if t.winner is not None and not t.winner.disqualified]
+    finishes = len(winners) <= 1
+    _end_announcement(tournament, actor, level, finishes, withdraw_announcement)
     now = timezone.now()
     level.closed_at = now
     level.save(update_fields=["closed_at"])
     touch_tournament(tournament)
     autobackup.after_level_closed(tournament.pk)
-    if len(winners) <= 1:
+    if finishes:
         tournament.finished_at = now
         tournament.champion = winners[0] if winners else None
         tournament.save(update_fields=["finished_at", "champion"])

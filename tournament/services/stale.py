@@ -15,7 +15,10 @@ def clock(moment):
 
 
 def by_whom(user, label=""):
-    """Who made a change: the TD's user name, else the entry's label (a revisor's), or ""."""
+    """Who made a change: the TD's user name, else the entry's label (a revisor's, in the
+    reader's language), or ""."""
+    from tournament.audit_sentences import actor_name
+
     if user is not None:
         return user.get_username()
-    return label or ""
+    return actor_name(label) or ""

@@ -1,10 +1,11 @@
 """{{ entry.before|audit_details:entry.action }}: an audit entry's before or after as
 (label, text) lines in the reader's language (`audit_sentences.details`), for the TD's
-audit log, instead of its raw JSON keys."""
+audit log, instead of its raw JSON keys. {{ label|actor }}: who made a change, as the
+reader reads it (`audit_sentences.actor_name`)."""
 
 from django import template
 
-from tournament.audit_sentences import details
+from tournament.audit_sentences import actor_name, details
 
 register = template.Library()
 
@@ -12,3 +13,8 @@ register = template.Library()
 @register.filter
 def audit_details(value, action):
     return details(str(action), value)
+
+
+@register.filter
+def actor(label):
+    return actor_name(str(label))

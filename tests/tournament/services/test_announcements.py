@@ -200,3 +200,105 @@ def test_announcements_are_never_deleted(make_tournament, td_user):
     made = announcements.announce(tournament=tournament, actor=td_user, text="Break")
     with pytest.raises(PermissionError):
         made.delete()
+
+
+# ---------------------------------------------------------------- closing a level (issue 34 §4)
+# An announcement "until withdrawn" stayed on the finished tournament's pages and projectors.
+# Closing asks the TD (draws.advance's `withdraw_announcement`); not asked, one without an
+# end ends with the tournament, and stays at a level change.
+
+
+def final_table(make_tournament, td_user, players=("Anna", "Bo", "Cia")):
+    """One table, one hand required, played: closing level 1 names the champion."""
+    from tests.tournament.conftest import play, single_table
+
+    tournament = make_tournament(list(players), min_hands=1)
+    play(single_table(tournament, td_user), 4, -1, -3)
+    return tournament
+
+
+def withdrawals(tournament):
+    return [
+        sentence(entry)
+        for entry in AuditEntry.objects.filter(
+            tournament=tournament, action="announcement.withdraw"
+        )
+    ]
+
+
+def test_an_announcement_without_an_end_ends_with_the_tournament(make_tournament, td_user):
+    from tournament.services import draws
+
+    tournament = final_table(make_tournament, td_user)
+    made = announcements.announce(tournament=tournament, actor=td_user, text="Final at 18:00")
+    assert draws.advance(tournament=tournament, actor=td_user) is None  # the champion
+    made.refresh_from_db()
+    assert made.withdrawn_at is not None and made.withdrawn_by == td_user
+    assert announcements.standing(tournament) is None
+    assert public_tournament(tournament.pk).announcement is None  # every page reads this
+    assert withdrawals(tournament) == [
+        "Withdrew the announcement on closing level 1: Final at 18:00"
+    ]
+    with translation.override("sv"):
+        assert withdrawals(tournament) == [
+            "Tog bort meddelandet när nivå 1 stängdes: Final at 18:00"
+        ]
+
+
+def test_the_td_may_keep_it_past_the_end(make_tournament, td_user):
+    from tournament.services import draws
+
+    tournament = final_table(make_tournament, td_user)
+    made = announcements.announce(tournament=tournament, actor=td_user, text="Prizes at the bar")
+    draws.advance(tournament=tournament, actor=td_user, withdraw_announcement=False)
+    assert announcements.standing(tournament) == made
+    assert public_tournament(tournament.pk).announcement.text == "Prizes at the bar"
+    assert withdrawals(tournament) == []
+
+
+def test_one_with_an_end_time_ends_by_itself_after_the_final(make_tournament, td_user):
+    from tournament.services import draws
+
+    tournament = final_table(make_tournament, td_user)
+    ends_at = timezone.now() + datetime.timedelta(minutes=30)
+    made = announcements.announce(
+        tournament=tournament, actor=td_user, text="Prizes at 18:30", ends_at=ends_at
+    )
+    draws.advance(tournament=tournament, actor=td_user)
+    assert announcements.standing(tournament) == made and withdrawals(tournament) == []
+
+
+def test_at_a_level_change_it_stays_unless_the_td_takes_it_down(make_tournament, td_user):
+    from tests.tournament.conftest import play
+    from tournament.models import Table
+    from tournament.services import draws
+
+    for withdraw, stays in ((None, True), (False, True), (True, False)):
+        tournament = make_tournament(6, min_hands=1)
+        level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="change")
+        for table in Table.objects.current().filter(level=level):
+            play(table, 2, -1, -1)
+        made = announcements.announce(tournament=tournament, actor=td_user, text="Lunch at 12")
+        assert (
+            draws.advance(
+                tournament=tournament, actor=td_user, withdraw_announcement=withdraw
+            ).number
+            == 2
+        )
+        assert (announcements.standing(tournament) == made) is stays, withdraw
+        expected = [] if stays else ["Withdrew the announcement on closing level 1: Lunch at 12"]
+        assert withdrawals(tournament) == expected
+
+
+def test_a_refused_close_takes_nothing_down(make_tournament, td_user):
+    from tests.tournament.conftest import play, single_table
+    from tournament.services import calls, draws
+
+    tournament = make_tournament(["Anna", "Bo", "Cia"], min_hands=1)
+    table = single_table(tournament, td_user)
+    play(table, 4, -1, -3)
+    calls.call_td(table=table, kind="dispute")  # an open call blocks closing
+    made = announcements.announce(tournament=tournament, actor=td_user, text="Final at 18:00")
+    with pytest.raises(NotAllowed):
+        draws.advance(tournament=tournament, actor=td_user, withdraw_announcement=True)
+    assert announcements.standing(tournament) == made and withdrawals(tournament) == []

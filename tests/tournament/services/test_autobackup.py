@@ -240,14 +240,15 @@ def test_without_backups_while_hands_the_page_says_the_first_comes_with_a_levels
     table = single_table(tournament, td_user)
     url = f"/td/{tournament.pk}/players/"
     html = td_client.get(url).content.decode()
-    assert "the first is written when a level closes, into" in html
+    assert "No automatic backup yet: the first is written when a level closes." in html
+    assert str(autobackup.folder(tournament)) in html  # under "Where it is"
     assert "with the first hand" not in html
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         play(table, 6, -6, 0, actor=td_user)
     assert callbacks == [] and files(tournament) == []  # true: the hand wrote none
     td_client.cookies["django_language"] = "sv"
     html = td_client.get(url).content.decode()
-    assert "den första skrivs när en nivå stängs, i" in html
+    assert "den första skrivs när en nivå stängs." in html
     with django_capture_on_commit_callbacks(execute=True):
         draws.advance(tournament=tournament, actor=td_user)
     assert len(files(tournament)) == 1

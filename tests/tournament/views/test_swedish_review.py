@@ -341,3 +341,57 @@ def test_the_dashboards_order_reads_naturally_in_swedish(td_client, three):
     assert '<a href="?order=attention">Bord som behöver dig först</a>' in sv
     html = get(td_client, url, "en")
     assert '<strong aria-current="true">Needs a look first</strong>' in html
+
+
+# ---------------------------------------------------------------- issue 34 §4: three more
+
+
+def audit_who(html):
+    return re.findall(r'<span class="audit-who">([^<]*)</span>', html)
+
+
+def test_the_revisor_in_the_audit_log_reads_in_the_readers_language(td_client, three):
+    """The log said "Revisor, table 1" to a Swedish TD: the label was kept in the language
+    of the revisor's tablet. It is kept in none now, and read in the reader's language; a
+    label an older version kept in Swedish reads in English too."""
+    from django.test import Client
+
+    from tests.tournament.conftest import positions
+    from tournament.models import HandVersion
+    from tournament.services import calls
+
+    tournament, table = three
+    tablet = Client()
+    tablet.cookies["django_language"] = "sv"  # the revisor's tablet speaks Swedish
+    tablet.get(reverse("revisor:link", args=[table.revisor_key]))
+    pos = positions(table)
+    points = {
+        f"points_{pos['Anna']}": "4",
+        f"points_{pos['Bo']}": "-1",
+        f"points_{pos['Cia']}": "-3",
+    }
+    points.update({"hand_number": "1", "idempotency_key": str(uuid.uuid4())})
+    assert tablet.post(reverse("revisor:hand"), points).status_code == 302
+    assert HandVersion.objects.get().entered_by_label == "Revisor, table 1"
+    calls.call_td(table=table, kind="dispute", actor_label="Revisor, bord 1")  # kept in Swedish
+    url = reverse("td:audit", args=[tournament.pk])
+    sv = audit_who(get(td_client, url, "sv"))
+    assert sv.count("Revisor, bord 1") == 2 and "Revisor, table 1" not in sv
+    en = audit_who(get(td_client, url, "en"))
+    assert en.count("Revisor, table 1") == 2 and "Revisor, bord 1" not in en
+    assert "director" in en  # a TD's user name stays as it is
+
+
+def test_the_score_cards_penalty_line_and_the_tie_filter_read_naturally(td_client, three):
+    tournament, table = three
+    play(table, 3, -1, -2)
+    card = htmllib.unescape(
+        get(td_client, reverse("td:table", args=[tournament.pk, table.pk]), "sv")
+    )
+    assert "Straffen är avdragna i summorna, vart och ett på en egen rad där det gavs." in card
+    assert "dragna efter den hand de gavs efter" not in card
+    html = get(td_client, reverse("td:table", args=[tournament.pk, table.pk]), "en")
+    assert "Totals include penalties: each is deducted on its own line, where it was given." in html
+    log = htmllib.unescape(get(td_client, reverse("td:audit", args=[tournament.pk]), "sv"))
+    assert '<option value="tie">Avgöranden vid delad förstaplats</option>' in log
+    assert "delade ledningar" not in log

@@ -276,8 +276,9 @@ def test_audit_queries_do_not_grow_with_the_page(
     for n in range(1, 80):
         registration.register_player(tournament=tournament, actor=td_user, name=f"Player {n}")
     # session, user, tournament, tables, players; the count of entries and of hands'
-    # lines; the page's keys, its entries
-    with django_assert_num_queries(9):
+    # lines; the page's keys, its entries; the alerts bar, rendered with the page (before
+    # the first draw: the dashboard's levels and players, and the revision token).
+    with django_assert_num_queries(12):
         assert td_client.get(audit(tournament)).status_code == 200
 
 
@@ -291,8 +292,9 @@ def test_a_page_of_hands_and_entries_costs_the_same_queries(
     penalties.give_penalty(
         tournament=tournament, player=tournament.players.first(), kind="slow", actor=td_user
     )
-    # As above, and the page's hand versions and their results (30 hands + 6 entries).
-    with django_assert_num_queries(11):
+    # As above, and the page's hand versions and their results (30 hands + 6 entries);
+    # the alerts bar of a level in play: the dashboard's 7 and the revision token.
+    with django_assert_num_queries(19):
         html = td_client.get(audit(tournament)).content.decode()
     assert "Entries 1–36 of 36" in html
     assert summaries(html)[:2] == [
@@ -423,3 +425,31 @@ def test_a_tie_decided_again_names_both_players_and_is_found_by_each(
     found = summaries(td_client.get(audit(tournament, player=cia.pk)).content.decode())
     assert line not in found
     assert "Level 1 table 1: hand 1 (points)" in found
+
+
+def table_options(html):
+    select = html[html.index('<select name="table"') :]
+    return re.findall(r"<option[^>]*>([^<]+)</option>", select[: select.index("</select>")])
+
+
+def test_the_table_filter_lists_only_the_tables_of_draws_that_stand(
+    td_client, make_tournament, td_user
+):
+    """7 players sit at 3 tables (3, 2, 2); table 3 calls the TD; a no-show is withdrawn
+    before the first hand and level 1 is drawn again: 6 players, 2 tables. Table 3 is gone
+    from the room, so from the filter too; what happened there stays in the log."""
+    tournament = make_tournament(7)
+    draws.draw_first_level(tournament=tournament, actor=td_user, seed="redone")
+    assert sorted(tables_of(tournament, 1)) == [1, 2, 3]
+    calls.call_td(table=tables_of(tournament, 1)[3], kind="dispute")
+    registration.withdraw_player(player=tournament.players.get(name="Gun"), actor=td_user)
+    assert sorted(tables_of(tournament, 1)) == [1, 2]
+    html = td_client.get(audit(tournament)).content.decode()
+    assert table_options(html) == ["Every table", "Level 1, table 1", "Level 1, table 2"]
+    assert "Level 1 table 3 calls the TD: Dispute" in summaries(html)  # never lost
+    kind = summaries(td_client.get(audit(tournament, kind="table")).content.decode())
+    assert "Level 1 table 3 calls the TD: Dispute" in kind
+    # A link kept from before the redraw is refused in place, not a 500 nor an empty list.
+    response = td_client.get(audit(tournament, table="1-3"))
+    assert response.status_code == 400
+    assert "Table: choose one of the options." in response.content.decode()

@@ -129,9 +129,9 @@ def test_the_dashboard_names_each_alert_s_table_and_why(td_client, room, languag
     ]
     assert [text for _, _, text in items] == texts
     # The switch for sound and notifications is on the page, out of the polled region.
-    switch = "Sound and browser notification for each new alert"
+    switch = "Sound and notification for new alerts"
     if language == "sv":
-        switch = "Ljud och notis i webbläsaren för varje nytt larm"
+        switch = "Ljud och notis vid nya larm"
     assert html.index(switch) < html.index('id="live"')
 
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from tests.tournament.conftest import play
 from tournament import selectors
 from tournament.models import Draw, Hand, Level, Table
-from tournament.services import draws
+from tournament.services import calls, draws
 
 pytestmark = pytest.mark.django_db
 
@@ -220,3 +220,55 @@ def test_the_final_table_the_tournament_ends_when_the_level_does(
             "sv": ("Nivån slutar omkring 13:10<", "Bordet slutar omkring 13:10<"),
         }[language]
         assert ends[0] in screen.content.decode() and ends[1] in card.content.decode()
+
+
+# ---------------------------------------------------------------- on hold (issue 34 §4)
+
+
+def clock_html(html):
+    start = html.index('class="dash-clock"')
+    return html[start : html.index("</dl>", start)]
+
+
+def row_html(html, number):
+    start = html.index(f'id="table-{number}"')
+    return html[start : html.index("</tr>", start)]
+
+
+def test_a_table_waiting_on_a_call_is_on_hold(td_client, room):
+    """Table 2 calls the TD at 12:40: its 16 hands left can only start once the TD has
+    answered, so at the earliest 12:40 + 16 x 2 min = 13:12 (played on it said 13:10),
+    and no latest. The level ends with table 3 at the earliest, 13:48, with no latest."""
+    calls.call_td(table=tables_of(room)[2], kind="dispute")
+    board = selectors.dashboard(room, now=at("12:40"))
+    row = next(r for r in board.tables if r.table.number == 2)
+    assert row.estimate.on_hold
+    assert (row.estimate.earliest, row.estimate.latest) == (at("13:12"), None)
+    assert row.estimate.pace.hands_per_hour == 30  # its pace so far still shows
+    assert (board.level_end.earliest, board.level_end.latest) == (at("13:48"), None)
+    html = page(td_client, room, "12:40")
+    assert "on hold: done 13:12 at the earliest" in row_html(html, 2)
+    assert "done about" not in row_html(html, 2)
+    assert "done about 13:06–13:20" in row_html(html, 1)  # the others play on
+    assert "not before 13:48: a table is on hold" in clock_html(html)
+    assert "about 13:48–14:04" not in clock_html(html)
+    td_client.cookies["django_language"] = "sv"
+    html = page(td_client, room, "12:40")
+    assert "står still: klart tidigast 13:12" in row_html(html, 2)
+    assert "inte före 13:48: ett bord står still" in clock_html(html)
+
+
+def test_a_silent_table_is_on_hold(td_client, room):
+    """At 12:47:30 table 3 has been quiet since 12:36 (11.5 min: silent), tables 1 and 2
+    since 12:38 (9.5 min: not yet). Table 3's 16 hands at its quick 270 s from now: 12:47:30
+    + 72 min = 13:59:30 at the earliest, no latest; the level's end the same."""
+    board = selectors.dashboard(room, now=at("12:47:30"))
+    rows = {r.table.number: r for r in board.tables}
+    assert [n for n, r in rows.items() if r.silent] == [3]
+    assert (rows[3].estimate.earliest, rows[3].estimate.latest) == (at("13:59:30"), None)
+    assert not rows[1].estimate.on_hold and not rows[2].estimate.on_hold
+    assert (board.level_end.earliest, board.level_end.latest) == (at("13:59:30"), None)
+    html = page(td_client, room, "12:47:30")
+    assert "on hold: done 13:59 at the earliest" in row_html(html, 3)
+    assert "Silent for 11 min" in row_html(html, 3)
+    assert "not before 13:59: a table is on hold" in clock_html(html)

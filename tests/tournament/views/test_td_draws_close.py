@@ -306,8 +306,9 @@ def test_the_page_costs_the_same_queries_at_any_size(
     calls.call_td(table=tables[1], kind="dispute")
     play(tables[2], 1, 0, -1)
     # session, user, tournament, current level, then the dashboard's seven: levels, players,
-    # tables, seats with players, tie settlements, open calls, the level's hand times.
-    with django_assert_num_queries(11):
+    # tables, seats with players, tie settlements, open calls, the level's hand times; the
+    # alerts bar shows that same read, with its revision token.
+    with django_assert_num_queries(12):
         response = td_client.get(url("td:advance", tournament))
     assert response.status_code == 200
     assert f"{players // 3} tables still playing" in text(response)
@@ -324,3 +325,76 @@ def test_the_rule_is_told_to_the_td_among_the_decisions(td_client, language, tit
     td_client.cookies["django_language"] = language
     html = td_client.get(reverse("td:tournament_create")).content.decode()
     assert f"<dt>{title}</dt>" in html and words in html
+
+
+# ---------------------------------------------------------------- the announcement (issue 34 §4)
+
+
+def checkbox(html):
+    """The question's checkbox: (is it there, is it ticked)."""
+    found = re.search(r'<input type="checkbox" name="withdraw_announcement"[^>]*>', html)
+    return (found is not None, found is not None and "checked" in found.group(0))
+
+
+@pytest.fixture
+def final_over(make_tournament, td_user):
+    """Anna, Bo, Cia at one table, its one hand played: closing names the champion."""
+    tournament = make_tournament(["Anna", "Bo", "Cia"], min_hands=1)
+    play(single_table(tournament, td_user), 4, -1, -3)
+    return tournament
+
+
+def test_the_page_asks_about_the_announcement_shown(td_client, td_user, two_over, final_over):
+    from tournament.services import announcements
+
+    tournament, _tables = two_over
+    assert checkbox(td_client.get(url("td:advance", tournament)).content.decode()) == (False, False)
+    announcements.announce(tournament=tournament, actor=td_user, text="Lunch until 13:00")
+    response = td_client.get(url("td:advance", tournament))
+    html = response.content.decode()
+    assert "Lunch until 13:00" in html and "Shown until you withdraw it." in html
+    assert checkbox(html) == (True, False)  # a level change keeps it unless ticked
+    assert "Withdraw it when level 1 closes" in html
+    assert "keep showing it during level 2" in text(response)
+    announcements.announce(tournament=final_over, actor=td_user, text="Final at 18:00")
+    final = td_client.get(url("td:advance", final_over))
+    assert checkbox(final.content.decode()) == (True, True)  # the end takes it down unless not
+    assert "the finished tournament's pages and projectors keep showing it" in text(final)
+    td_client.cookies["django_language"] = "sv"
+    sv = td_client.get(url("td:advance", final_over))
+    assert "Ta bort det när nivå 1 stängs" in sv.content.decode()
+
+
+def finished_pages(tournament):
+    from tests.tournament.views.test_public_announcements import live_urls
+
+    return [u for name, u in live_urls(tournament).items() if name != "td_level_projector"]
+
+
+def test_the_final_close_takes_it_down_or_keeps_it_as_the_td_says(
+    td_client, td_user, final_over, make_tournament
+):
+    from tournament.services import announcements
+
+    announcements.announce(tournament=final_over, actor=td_user, text="Final at 18:00")
+    html = td_client.get(url("td:advance", final_over)).content.decode()
+    fields = confirm_fields(html, announcement_asked="True", withdraw_announcement="on")
+    response = td_client.post(url("td:advance", final_over), fields, follow=True)
+    assert "The announcement is withdrawn." in text(response)
+    for address in finished_pages(final_over):
+        assert "Final at 18:00" not in td_client.get(address).content.decode(), address
+    assert "Final at 18:00" not in td_client.get(url("td:tournament", final_over)).content.decode()
+
+    kept = make_tournament(["Dan", "Eva", "Filip"], min_hands=1, name="Kept")
+    play(single_table(kept, td_user), 4, -1, -3)
+    announcements.announce(tournament=kept, actor=td_user, text="Prizes at the bar")
+    html = td_client.get(url("td:advance", kept)).content.decode()
+    fields = confirm_fields(html, announcement_asked="True")  # the box unticked
+    response = td_client.post(url("td:advance", kept), fields, follow=True)
+    assert "The announcement is withdrawn." not in text(response)
+    for address in finished_pages(kept):
+        assert "Prizes at the bar" in td_client.get(address).content.decode(), address
+    # The finished dashboard shows it, and the way to take it down.
+    dashboard = td_client.get(url("td:tournament", kept)).content.decode()
+    assert "Prizes at the bar" in dashboard
+    assert "Change or withdraw the announcement" in dashboard

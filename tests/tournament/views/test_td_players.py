@@ -217,8 +217,9 @@ def test_the_page_costs_the_same_queries_at_any_size(
     tournament = make_tournament(players=player_names(count))
     draws.draw_first_level(tournament=tournament, actor=td_user, seed="size")
     # Session, user, tournament, players, seats; the field's state (the levels, and whether
-    # level 1 has a hand: until it has, players can still be added or withdrawn).
-    with django_assert_num_queries(7):
+    # level 1 has a hand: until it has, players can still be added or withdrawn); the
+    # alerts bar, rendered with the page: the dashboard's 7 and the revision token.
+    with django_assert_num_queries(15):
         response = td_client.get(url("players", tournament))
     assert response.status_code == 200
     assert len(listed(text(response))) == count

@@ -74,6 +74,12 @@ def test_an_empty_table_shows_its_first_dealer_and_the_forms(td_client, three):
     assert 'name="hand_number" value="1"' in html
 
 
+def dealer_marks(line):
+    """Whether each points cell of a hand's line, in seat order, marks its dealer."""
+    cells = re.findall(r'<td class="num points[^"]*">(.*?)</td>', line, re.S)
+    return ["deals this hand" in cell for cell in cells]
+
+
 def test_score_card_hand_by_hand_with_dealers_running_totals_fantasyland_and_penalties(
     td_client, three, td_user
 ):
@@ -88,13 +94,15 @@ def test_score_card_hand_by_hand_with_dealers_running_totals_fantasyland_and_pen
     hand1 = html[html.index('id="hand-1"') : html.index('class="penalty-line')]
     # Cia, Anna, Bo in seat order: points then running total.
     assert re.findall(r'class="num running">(-?\d+)<', hand1) == ["-3", "4", "-1"]
-    assert '<td class="dealer">Cia</td>' in hand1  # the dealer of hand 1
+    # No dealer column: the dealer's points carry the D mark, as on the players' card.
+    assert 'class="dealer"' not in html and ">Dealer<" not in html
+    assert dealer_marks(hand1) == [True, False, False]  # Cia deals hand 1
     assert "goes to Fantasyland" in hand1
     penalty = html[html.index('class="penalty-line') : html.index('id="hand-2"')]
     # Bo's timeout after hand 1: -10, his running total -1 - 10 = -11.
     assert ">-10<" in penalty and ">-11<" in penalty
     hand2 = html[html.index('id="hand-2"') : html.index("<tfoot>")]
-    assert '<td class="dealer">Anna</td>' in hand2
+    assert dealer_marks(hand2) == [False, True, False]  # then Anna
     assert "played this hand in Fantasyland" in hand2
     # Running: Cia -3-3 = -6; Anna 4-2 = 2; Bo -11+5 = -6.
     assert re.findall(r'class="num running">(-?\d+)<', hand2) == ["-6", "2", "-6"]
@@ -257,7 +265,8 @@ def test_a_closed_level_says_its_results_are_final(td_client, make_tournament, t
 def test_the_poll_gets_204_when_nothing_changed_and_the_region_when_it_did(td_client, three):
     tournament, table = three
     response = td_client.get(url(tournament, table))
-    rev = re.search(r'data-poll-rev="([^"]+)"', response.content.decode()).group(1)
+    html = response.content.decode()
+    rev = re.search(r'<section id="card".*?data-poll-rev="([^"]+)"', html, re.S).group(1)
     assert rev == selectors.revision_token(tournament.pk)
     assert "HX-Request" in response["Vary"]
     htmx = {"HX-Request": "true"}
@@ -320,8 +329,9 @@ def test_the_table_page_costs_the_same_queries_at_5_and_40_hands(
     calls.call_td(table=table, kind="other")
     # session, user, tournament, table, revision token, score card (seats, versions,
     # results, penalties, open call: Anna leads alone, so no tie settlement is read), the
-    # penalty form's players.
-    with django_assert_num_queries(11):
+    # penalty form's players; the alerts bar rendered with the page: the dashboard's 7 and
+    # its revision token.
+    with django_assert_num_queries(19):
         response = td_client.get(url(tournament, table))
     assert response.status_code == 200
     assert f'id="hand-{count}"' in response.content.decode()

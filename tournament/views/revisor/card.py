@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament import selectors
+from tournament.audit_sentences import revisor_label
 from tournament.faults import reads_only, resent_after_lost_connection
 from tournament.forms import HandPointsForm, TextField, choice_messages, max_length
 from tournament.models import TableCall
@@ -206,7 +207,8 @@ def poll_token(table):
 
 
 def label(table):
-    return _("Revisor, table %(table)d") % {"table": table.number}
+    """Who the revisor's changes are kept as made by (read in the TD's language later)."""
+    return revisor_label(table.number)
 
 
 def _render(request, card, *, points_form=None, call_form=None, timer=None, status=200, **extra):

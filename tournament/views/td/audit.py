@@ -10,7 +10,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from tournament import selectors
-from tournament.audit_sentences import action_label, sentence
+from tournament.audit_sentences import action_label, actor_name, sentence
 from tournament.forms import AuditFilterForm
 from tournament.views.access import td_required
 from tournament.views.td.common import get_tournament
@@ -36,6 +36,7 @@ def audit_log(request, tournament_id):
             # Written now, in the reader's language, from what the entry keeps as data.
             entry.sentence = sentence(entry)
             entry.label = action_label(entry.action)
+            entry.who = actor_name(entry.actor_label)
     filtered = form.is_bound and any(request.GET.get(name) for name in form.fields)
     context = {"tournament": tournament, "form": form, "page": page, "filtered": filtered}
     return render(request, "tournament/td/audit/audit.html", context, status=status)

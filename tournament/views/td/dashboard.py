@@ -10,23 +10,13 @@ from django.utils import timezone
 
 from tournament import selectors
 from tournament.selectors.dashboard import ORDERS
+from tournament.templatetags.td_alerts import ALERTS_BAR, alerts_bar_context
 from tournament.views.access import td_required
 from tournament.views.once import OnceForm
 from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.td.common import get_tournament
 
 TEMPLATE = "tournament/td/dashboard/tournament.html"
-
-
-def live_revision(tournament_id, now=None):
-    """What the live region shows: the tournament's revision token and the current minute
-    (so that "minutes since the last hand" and the silent tables stay fresh). None when
-    the tournament does not exist."""
-    token = selectors.revision_token(tournament_id)
-    if token is None:
-        return None
-    now = now or timezone.now()
-    return f"{token}.{int(now.timestamp() // 60)}"
 
 
 def _order(request):
@@ -54,7 +44,7 @@ def _render(request, tournament, rev, now):
 def tournament(request, tournament_id):
     """The tournament's home: next steps, the live dashboard, or the champion."""
     now = timezone.now()
-    rev = live_revision(tournament_id, now)
+    rev = selectors.live_revision(tournament_id, now)
     tournament = get_tournament(tournament_id)
     return _render(request, tournament, rev, now)
 
@@ -62,7 +52,7 @@ def tournament(request, tournament_id):
 def _poll(request, tournament_id, now):
     """A poll of the dashboard's revision: (its revision, the 204 when `?rev=` shows it
     already, else None)."""
-    rev = live_revision(tournament_id, now)
+    rev = selectors.live_revision(tournament_id, now)
     return rev, (unchanged(request, rev) if rev is not None else None)
 
 
@@ -86,9 +76,4 @@ def alerts(request, tournament_id):
     if response is not None:
         return response
     tournament = get_tournament(tournament_id)  # 404 for an unknown tournament
-    context = {
-        "tournament": tournament,
-        "board": selectors.dashboard(tournament, now=now),
-        "rev": rev,
-    }
-    return render(request, "tournament/td/_alerts_bar.html", context)
+    return render(request, ALERTS_BAR, alerts_bar_context(tournament, now=now, rev=rev))

@@ -53,6 +53,16 @@ class AdvanceForm(OnceForm):
         max_value=MAX_SMALL_NUMBER,
         message=STALE_FORM,
     )
+    # Only on a page that shows the room's announcement: the TD's answer to whether closing
+    # takes it down. Not asked (no announcement then), the service's own rule stands.
+    announcement_asked = forms.BooleanField(widget=forms.HiddenInput, required=False)
+    withdraw_announcement = forms.BooleanField(required=False)
+
+    def announcement_choice(self):
+        """True or False as the TD answered; None when the page did not ask."""
+        if not self.cleaned_data.get("announcement_asked"):
+            return None
+        return self.cleaned_data["withdraw_announcement"]
 
 
 # ---------------------------------------------------------------- helpers
@@ -341,11 +351,26 @@ def _close_confirm(request, tournament, *, errors=(), status=200):
     """The confirmation page, read afresh: what closing does, what still blocks it (each
     linked), and a fresh one-time key for the level it shows."""
     review = selectors.level_close_review(tournament)
-    form = AdvanceForm(initial={"level": review.level.number})
+    # Asked when an announcement is shown: at the end it goes by default (a finished
+    # tournament's pages keep no "until withdrawn"), at a level change it stays.
+    asked = tournament.announcement is not None
+    form = AdvanceForm(
+        initial={
+            "level": review.level.number,
+            "announcement_asked": asked,
+            "withdraw_announcement": asked and review.finishes,
+        }
+    )
     return render(
         request,
         CLOSE_TEMPLATE,
-        {"tournament": tournament, "review": review, "form": form, "errors": list(errors)},
+        {
+            "tournament": tournament,
+            "review": review,
+            "form": form,
+            "errors": list(errors),
+            "alerts_board": review.board,  # the alerts bar's, read once
+        },
         status=status,
     )
 
@@ -371,11 +396,17 @@ def advance(request, tournament_id):
         stale = _("This form is out of date: reload the page and send it again.")
         return _close_confirm(request, tournament, errors=[stale], status=400)
     number = form.cleaned_data["level"]
+    withdrawn = form.announcement_choice()
     try:
         result = submit_once(
             request,
             form.cleaned_data["submission_key"],
-            lambda: draws.advance(tournament=tournament, actor=request.user, level_number=number),
+            lambda: draws.advance(
+                tournament=tournament,
+                actor=request.user,
+                level_number=number,
+                withdraw_announcement=withdrawn,
+            ),
         )
     except ServiceError as error:
         return _close_confirm(request, tournament, errors=[str(error)], status=400)
@@ -395,12 +426,16 @@ def advance(request, tournament_id):
             )
         else:
             messages.success(request, _("The tournament is finished, without a champion."))
+    else:
+        messages.success(
+            request,
+            _("Level %(closed)d is closed and level %(level)d is drawn.")
+            % {"closed": result.number - 1, "level": result.number},
+        )
+    if withdrawn:
+        messages.success(request, _("The announcement is withdrawn."))
+    if result is None:
         return redirect("td:standings", tournament.pk)
-    messages.success(
-        request,
-        _("Level %(closed)d is closed and level %(level)d is drawn.")
-        % {"closed": result.number - 1, "level": result.number},
-    )
     return redirect("td:level", tournament.pk, result.number)
 
 

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import selectors
+from tournament.audit_sentences import actor_name
 from tournament.forms import ImportForm
 from tournament.models import Tournament
 from tournament.services import backup as backup_service
@@ -226,7 +227,7 @@ def hands_csv(request, tournament_id):
     for result in selectors.tournament_hand_results(tournament):
         version = result.version
         hand = version.hand
-        entered_by = version.entered_by_label or (
+        entered_by = actor_name(version.entered_by_label) or (
             version.created_by.get_username() if version.created_by else ""
         )
         rows.append(

@@ -228,12 +228,13 @@ def test_a_tables_score_card_hand_by_hand(client, six, td_user):
     assert "data-poll-stop" not in response.content.decode()  # the TD may still correct
 
 
-def test_a_redrawn_tables_card_says_so_and_stops_polling(client, six, td_user):
+def test_a_redrawn_tables_card_says_so(client, six, td_user):
     tournament, (first, _) = six
     draws.redraw_level(level=first.level, actor=td_user, reason="A player came late")
     response = client.get(reverse("public:table", args=[tournament.pk, first.pk]))
     assert "This draw was redone: these tables no longer play." in text(response)
-    assert "data-poll-stop" in response.content.decode()
+    # Still polled: the TD's announcements reach a settled card too (issue 34 §2).
+    assert "data-poll-stop" not in response.content.decode()
 
 
 # ---------------------------------------------------------------- a player's page

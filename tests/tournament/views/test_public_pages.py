@@ -130,7 +130,7 @@ def test_a_finished_tournament_shows_its_champion_and_stops_polling(client, fini
     page = text(response)
     assert f"The tournament is over Champion: {two[0]}" in page
     assert "Level 1 Level 2" in page  # the levels to choose from
-    assert "Level 2 (over)" in page
+    assert "Final (over)" in page  # level 2 has one table: the final
     assert "data-poll-stop" in response.content.decode()
 
 
@@ -143,7 +143,7 @@ def test_an_earlier_level_shows_who_advanced(client, finished):
     assert "2 of 2 tables finished, 6 players." in page
     # A level that does not exist shows the current one.
     page = text(client.get(reverse("public:tournament", args=[tournament.pk]) + "?level=9"))
-    assert "Level 2 (over)" in page
+    assert "Final (over)" in page
 
 
 def test_the_page_links_to_itself_with_a_qr_code_and_a_poster(client, six):

@@ -293,7 +293,8 @@ def level_projector(request, tournament_id, level):
             "seats": seats,
             "table_count": len(tables),
             "held": held,
-            "size": _list_size(len(seats)),
+            # The final's few players, large (the room watches it): one column.
+            "size": "final" if len(tables) == 1 else _list_size(len(seats)),
             "rev": token,
             "poll_seconds": POLL_SECONDS,
             "stop": polling_ends(tournament),

@@ -162,14 +162,16 @@ def first_page_rows(page, rows):
 def test_the_finished_standings_big_screen_shows_a_screenful(
     quick, chromium_browser, live_server, td_user, language
 ):
-    """26 players of 19-36 letters (a champion of 31 and more): the public big screen
-    showed 2 rows under a champion's banner of 2 lines; the TD's too is checked."""
+    """26 players of 28-36 letters, the champion of 36: the public big screen showed 2 rows
+    under a champion's banner of 2 lines; the TD's is checked too."""
     tournament, level = tournament_of(NAMES[:26], td_user)
-    while level is not None:
+    for seed in ("final-1-5", "final-2-0", None):  # seeds that make the longest name win
         play_level(level)
-        level = draws.advance(tournament=tournament, actor=td_user)
+        level = draws.advance(tournament=tournament, actor=td_user, seed=seed)
+    assert level is None
     tournament.refresh_from_db()
     champion = tournament.champion.name
+    assert champion == "Sofia-Charlotte Lindqvist-Söderström"  # 36 letters
     context = screen(chromium_browser, live_server, language)
     try:
         page = context.new_page()
@@ -189,6 +191,9 @@ def test_the_finished_standings_big_screen_shows_a_screenful(
         log_in(page, live_server)
         page.goto(f"{live_server.url}/td/{tournament.pk}/standings/projector/")
         expect(page.locator(".champion-name")).to_have_text(champion)
+        banner = page.locator(".projector .champion")
+        line = banner.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+        assert banner.bounding_box()["height"] < 1.5 * line  # one line
         shown, left, row = first_page_rows(page, page.locator("tbody tr"))
         assert len(shown) >= 12
         assert left < 2 * row + 60

@@ -29,10 +29,26 @@ class CurrentQuerySet(NoDeleteQuerySet):
         return self.filter(superseded_at__isnull=True)
 
 
+# What the room sees (issue 19 §5, issue 34 §2): a draw the TD has not released is his
+# alone. Every read for a public page, poll, search, big screen or export goes through
+# `shown()` (levels, tables, seats) or `shown_draw` (one row read), and nothing of a held
+# draw (a table's number, its players, its penalties' place, its calls) reaches them.
+SHOWN_DRAW = Q(draw__released_at__isnull=False)
+
+
+def shown_draw(draw):
+    """Whether the room sees this draw: the TD has released it."""
+    return draw.released_at is not None
+
+
 class LevelQuerySet(NoDeleteQuerySet):
     def open(self):
         """Levels whose results can still change (not closed by the next draw)."""
         return self.filter(closed_at__isnull=True)
+
+    def shown(self):
+        """Levels whose current draw the room sees (see SHOWN_DRAW)."""
+        return self.filter(draws__superseded_at__isnull=True, draws__released_at__isnull=False)
 
 
 class TableQuerySet(NoDeleteQuerySet):
@@ -44,6 +60,10 @@ class TableQuerySet(NoDeleteQuerySet):
         """Current tables of an open level: the ones whose results can still change."""
         return self.current().filter(level__closed_at__isnull=True)
 
+    def shown(self):
+        """Tables of a draw the room sees (see SHOWN_DRAW), current or redone since."""
+        return self.filter(SHOWN_DRAW)
+
 
 class SeatQuerySet(NoDeleteQuerySet):
     def current(self):
@@ -51,6 +71,10 @@ class SeatQuerySet(NoDeleteQuerySet):
 
     def open(self):
         return self.current().filter(table__level__closed_at__isnull=True)
+
+    def shown(self):
+        """Seats of a draw the room sees (see SHOWN_DRAW)."""
+        return self.filter(SHOWN_DRAW)
 
 
 class PenaltyQuerySet(NoDeleteQuerySet):

@@ -1,5 +1,6 @@
 """Text helpers for what people read: sorting names the Swedish way."""
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -35,3 +36,14 @@ def swedish_sort_key(name):
     """
     folded = unicodedata.normalize("NFC", " ".join(name.split())).casefold()
     return ("".join(_primary(c) for c in folded), folded, name)
+
+
+# A line may break at a space, or after a hyphen (an en dash, a non-breaking hyphen aside).
+_UNBROKEN = re.compile(r"[^\s-]*-|[^\s-]+")
+
+
+@lru_cache(maxsize=8192)
+def longest_unbroken(name):
+    """The length of the longest piece of `name` no line breaks inside when it may break
+    only at spaces and after hyphens: 12 for "Anna Fredriksson-Lindqvist" ("Fredriksson-")."""
+    return max((len(piece) for piece in _UNBROKEN.findall(name)), default=0)

@@ -1,8 +1,9 @@
-"""Names sorted the Swedish way: a-z, then Å, Ä, Ö; case and accents only break ties."""
+"""Names sorted the Swedish way: a-z, then Å, Ä, Ö; case and accents only break ties. Where
+a line may break a name."""
 
 import pytest
 
-from tournament.text import swedish_sort_key
+from tournament.text import longest_unbroken, swedish_sort_key
 
 
 def swedish(names):
@@ -68,3 +69,18 @@ def test_equal_letters_give_a_fixed_order_so_lists_do_not_jump():
 @pytest.mark.parametrize("name", ["Åsa", "A\u030asa"])  # composed and decomposed Å
 def test_decomposed_letters_sort_like_composed_ones(name):
     assert swedish([name, "Zara", "Ärla"]) == ["Zara", name, "Ärla"]
+
+
+@pytest.mark.parametrize(
+    ("name", "longest"),
+    [
+        ("Anna Fredriksson-Lindqvist", 12),  # "Fredriksson-": a line may break after it
+        ("Lars-Göran Öhman-Vesterlundqvist", 15),  # "Vesterlundqvist"
+        ("Eva-Lotta Fredriksdotter Sjöholm", 14),  # "Fredriksdotter"
+        ("Maximiliansströmåkerblomqvists", 30),  # one word: nowhere to break
+        ("Bo  Ek", 2),
+        ("", 0),
+    ],
+)
+def test_the_longest_piece_of_a_name_no_line_breaks(name, longest):
+    assert longest_unbroken(name) == longest

@@ -23,6 +23,7 @@ from tournament.selectors.core import (
     tournament_levels,
     tournament_list,
     tournament_penalties,
+    tournament_revision,
 )
 from tournament.selectors.dashboard import (
     SILENT_AFTER_MINUTES,
@@ -159,4 +160,5 @@ __all__ = [
     "tournament_levels",
     "tournament_list",
     "tournament_penalties",
+    "tournament_revision",
 ]

@@ -134,7 +134,6 @@ class _LastSeat(NamedTuple):
     table_is_over: bool
     table_winner_id: int | None
     level: int  # the level's number
-    level_closed_at: object
     alone_in_draw: bool  # the final table
 
 
@@ -145,7 +144,6 @@ _LAST_SEAT_LOOKUPS = (
     "table__is_over",
     "table__winner_id",
     "table__level__number",
-    "table__level__closed_at",
 )
 
 
@@ -180,7 +178,8 @@ def standings(tournament):
         Seat.objects.current()
         # An unreleased draw (issue 19 §5) counts from its release: the players see where
         # they stand, not the seating the TD still keeps to himself.
-        .filter(table__level__tournament=tournament, draw__released_at__isnull=False)
+        .shown()
+        .filter(table__level__tournament=tournament)
         .order_by("table__level__number")
         .annotate(alone_in_draw=alone_in_draw())
         .values_list(*_LAST_SEAT_LOOKUPS, "alone_in_draw")
@@ -198,10 +197,10 @@ def standings(tournament):
         seat = last_seat.get(player.pk)
         if seat is None:
             return (0, 0, 0, 0, player.number)
-        still_in = (
-            player.pk != champion_id
-            and seat.level_closed_at is None
-            and not (seat.table_is_over and seat.table_winner_id != player.pk)
+        # A table's winner is still in until a draw seats him again: also once the TD has
+        # closed his level and holds the next draw, which the room sees from its release.
+        still_in = player.pk != champion_id and (
+            not seat.table_is_over or seat.table_winner_id == player.pk
         )
         return (
             0 if player.pk == champion_id else 1,
@@ -337,6 +336,17 @@ def join_token(revision, revisions):
     readers compare tokens from different reads (`revision_token`, `room_tokens`, a table
     read with its tournament), so one function writes them all."""
     return f"{revision}.{revisions}"
+
+
+def tournament_revision(tournament_id):
+    """The tournament's own revision as a token ("7"), without its tables': draws, releases,
+    penalties, announcements and settings move it, hands do not. One indexed query; None
+    when there is no such tournament."""
+    if not is_db_id(tournament_id):
+        return None
+    revision = Tournament.objects.filter(pk=tournament_id).values_list("revision", flat=True)
+    found = revision.first()
+    return None if found is None else str(found)
 
 
 def revision_token(tournament_id, table_id=None):

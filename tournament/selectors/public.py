@@ -16,6 +16,7 @@ from tournament.models import (
     Table,
     Tournament,
     seat_standing,
+    shown_draw,
 )
 from tournament.selectors.announcements import announcement_of
 from tournament.selectors.core import alone_in_draw, is_db_id, join_token, standings
@@ -127,14 +128,14 @@ class PublicLevel:
     levels: tuple  # every Level of the tournament, in order
     level: object  # the Level shown (the current, last one by default), None before the draw
     tables: tuple  # PublicTable, by number
+    # Closed as the room sees it: the next level's draw is shown, or the tournament is over.
+    # A level the TD closed while he holds the next draw is not: its winners still wait for
+    # that draw, and the room sees the close and the new seating at the release.
+    closed: bool = False
 
     @property
     def is_current(self):
         return self.level is not None and self.level == self.levels[-1]
-
-    @property
-    def closed(self):
-        return self.level is not None and self.level.closed_at is not None
 
     @property
     def over(self):
@@ -238,32 +239,29 @@ def public_level(tournament, number=None):
     """
     # A level whose current draw the TD has not released is not shown yet (issue 19 §5):
     # the players see the level before it until the release.
-    levels = tuple(
-        Level.objects.filter(
-            tournament=tournament,
-            draws__superseded_at__isnull=True,
-            draws__released_at__isnull=False,
-        ).order_by("number")
-    )
+    levels = tuple(Level.objects.shown().filter(tournament=tournament).order_by("number"))
     level = next((lv for lv in levels if lv.number == number), levels[-1] if levels else None)
     if level is None:
         return PublicLevel(levels=levels, level=None, tables=())
     rows = (
-        Seat.objects.filter(
-            draw__level=level, draw__superseded_at__isnull=True, draw__released_at__isnull=False
-        )
+        Seat.objects.current()
+        .shown()
+        .filter(draw__level=level)
         .order_by("table__number", "position")
         .values_list(*_PUBLIC_SEAT_FIELDS)
     )
     by_table = {}
     for row in rows:
         by_table.setdefault(row[0], []).append(_with_standing(row))
+    closed = level.closed_at is not None and (
+        level != levels[-1] or tournament.finished_at is not None
+    )
     level_open = level.closed_at is None
     final = len(by_table) == 1
     tables = tuple(
         _public_table(seat_rows[0], seat_rows, level_open, final) for seat_rows in by_table.values()
     )
-    return PublicLevel(levels=levels, level=level, tables=tables)
+    return PublicLevel(levels=levels, level=level, tables=tables, closed=closed)
 
 
 @dataclass(frozen=True)
@@ -313,7 +311,8 @@ def latest_seats(player_ids):
     latest = {}
     for seat in (
         Seat.objects.current()
-        .filter(player_id__in=player_ids, draw__released_at__isnull=False)
+        .shown()
+        .filter(player_id__in=player_ids)
         .select_related("table__level")
         .order_by("table__level__number")
     ):
@@ -416,17 +415,20 @@ def player_record(tournament, player_id):
     # His seats and those of the players at his tables, in the one query his seats took.
     at_his_tables = tuple(
         Seat.objects.current()
-        .filter(table__seats__player=player, draw__released_at__isnull=False)
+        .shown()
+        .filter(table__seats__player=player)
         .annotate(alone_in_draw=alone_in_draw())
         .select_related("table__level", "player")
         .order_by("table__level__number", "position")
     )
     seats = tuple(seat for seat in at_his_tables if seat.player_id == player.pk)
     penalties = tuple(
-        blank_td_words(
-            without_td_words(Penalty.objects.filter(player=player))
-            .select_related("table__level")
-            .order_by("created_at", "id")
+        withhold_held_tables(
+            blank_td_words(
+                without_td_words(Penalty.objects.filter(player=player), ("table__draw", "Draw"))
+                .select_related("table__level", "table__draw")
+                .order_by("created_at", "id")
+            )
         )
     )
     read_at = str(tournament.revision)
@@ -445,6 +447,19 @@ def player_record(tournament, player_id):
         ),
         read_at=read_at,
     )
+
+
+def withhold_held_tables(penalties):
+    """Penalties as the room may read them: one given at a table of a draw the TD holds
+    (SHOWN_DRAW) keeps its level (`.held_level`) but not its table until the release, so
+    that his page tells the player of his warning without showing where he will sit."""
+    blank_td_words(penalty.table.draw for penalty in penalties if penalty.table is not None)
+    for penalty in penalties:
+        penalty.held_level = None
+        if penalty.table is not None and not shown_draw(penalty.table.draw):
+            penalty.held_level = penalty.table.level.number
+            penalty.table = None
+    return penalties
 
 
 def public_player(tournament, player_id, *, ranking=None, record=None):

@@ -13,6 +13,7 @@ from tournament.models import (
 )
 from tournament.selectors.core import alone_in_draw
 from tournament.selectors.td_words import blank_td_words, without_td_words
+from tournament.text import longest_unbroken
 
 
 @dataclass(frozen=True)
@@ -280,8 +281,19 @@ class ScoreCard:
         """Table columns of the players' card: hand, two per player."""
         return 1 + 2 * len(self.seats)
 
+    @property
+    def longest_name_part(self):
+        """The letters of the longest piece of a player's name that a line may not break
+        (`text.longest_unbroken`), at most NAME_PART_MAX: the players' card sets the type of
+        its headers by it, so that a name breaks at its spaces and hyphens only."""
+        longest = max((longest_unbroken(s.player.name) for s in self.seats), default=0)
+        return min(longest, NAME_PART_MAX)
+
 
 _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+# The longest piece of a name the players' card sizes its headers for (static/css/
+# score-card.css has a rule per length up to it); a longer one breaks where it must.
+NAME_PART_MAX = 20
 
 
 def card_views(text):

@@ -50,7 +50,7 @@ def td_tournament_list(*, released_only=False):
     )
     levels = Level.objects.filter(tournament=OuterRef("pk"))
     if released_only:
-        levels = levels.filter(draws__superseded_at__isnull=True, draws__released_at__isnull=False)
+        levels = levels.shown()
     levels = levels.order_by().values("tournament").annotate(top=Max("number")).values("top")
     tournaments = list(
         Tournament.objects.select_related("champion")
@@ -60,10 +60,7 @@ def td_tournament_list(*, released_only=False):
     # Tables per level: of the open level for the TD; of every released level for the
     # players (the one shown may be closed, its next one held). Each row keeps its level's.
     tables = Table.objects.current()
-    if released_only:
-        tables = tables.filter(draw__released_at__isnull=False)
-    else:
-        tables = tables.filter(level__closed_at__isnull=True)
+    tables = tables.shown() if released_only else tables.filter(level__closed_at__isnull=True)
     counts = {
         (row["level__tournament_id"], row["level__number"]): row
         for row in tables.order_by()

@@ -30,7 +30,7 @@ def station_table(station):
     or None (one indexed query; nothing kept in the process)."""
     return (
         _station_tables(station)
-        .filter(draw__released_at__isnull=False)
+        .shown()
         .select_related("level__tournament", "draw", "winner")
         .first()
     )

@@ -17,3 +17,13 @@ def vary_on_htmx(response):
     """One URL serves the page and its fragment: caches must tell them apart."""
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def polling_ends(tournament):
+    """Whether a live region of the tournament's players' pages or projectors polls no more
+    (its `data-poll-stop`). What a region shows may be settled long before (an earlier
+    level, a closed table, a search not typed yet), but the TD's announcement comes and
+    goes on every one of them (`.announcement`, read with the tournament): they poll until
+    the tournament is over, and after it while an announcement stands, so that its
+    withdrawal reaches them too."""
+    return tournament.finished_at is not None and tournament.announcement is None

@@ -31,8 +31,9 @@ def tables_of(tournament):
 @pytest.mark.parametrize(
     ("players", "min_hands", "language", "summary", "hands"),
     [
-        (3, 1, "en", "0 of 1 table finished, 3 players.", "0/1 hand"),
-        (3, 1, "sv", "0 av 1 bord klart, 3 spelare.", "0/1 hand"),
+        # One table: the final, named so (issue 34 §5).
+        (3, 1, "en", "Level 1: 3 players, the winner is the champion.", "0/1 hand"),
+        (3, 1, "sv", "Nivå 1: 3 spelare, vinnaren blir mästare.", "0/1 hand"),
         (6, 2, "en", "0 of 2 tables finished, 6 players.", "0/2 hands"),
         (6, 2, "sv", "0 av 2 bord klara, 6 spelare.", "0/2 händer"),
     ],

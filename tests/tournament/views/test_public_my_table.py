@@ -89,7 +89,8 @@ def test_a_no_show_withdrawn_after_the_draw_is_told_so(client, make_tournament, 
     assert news(body) == "You are withdrawn: not in the draw."
     shown = text(body)
     assert "Withdrawn: not in the draw." in shown
-    assert "Next: nothing: you are not in the draw. If you are here, tell the TD." in shown
+    assert "If you are here to play, tell the TD." in shown
+    assert "Next:" not in shown
     assert "Registered: the draw is not made yet" not in shown
     sv = text(page(client, tournament, "Filip", language="sv"))
     assert "Struken: inte med i lottningen." in sv
@@ -133,14 +134,19 @@ def test_the_winner_waits_and_the_loser_is_out(client, make_tournament, td_user)
     body = page(client, tournament, by_seat[0])
     assert state(body) == "waiting-1"
     assert news(body) == "You won your table: wait for the next draw."
+    # What comes next, said once (issue 34 §5: it was said twice, "Next:" both times).
+    shown = text(body)
+    assert shown.count("Next:") == 1
     assert (
-        "Next: the draw of the next level, which the TD makes once every table of this level"
-        " is over." in text(body)
+        "Won table 1 at level 1. You won your table: wait for the next draw. Next: the draw of"
+        " level 2, which the TD makes once every table of this level is over. Follow me" in shown
     )
     body = page(client, tournament, by_seat[2])
     assert state(body) == "out"
     assert news(body) == "You are out of the tournament."
-    assert "Next: nothing: no more tables to play." in text(body)
+    # Nothing comes next: no "Next: nothing" (issue 34 §5).
+    assert "Next:" not in text(body)
+    assert "Out at level 1: place " in text(body)
     assert "my-table-totals" not in body
 
 

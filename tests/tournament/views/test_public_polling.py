@@ -95,7 +95,6 @@ def test_every_live_page_reads_its_token_by_the_one_selector(client, td_client, 
         reverse("td:table", args=[tournament.pk, first.pk]),
         reverse("td:standings", args=[tournament.pk]),
         reverse("td:standings_projector", args=[tournament.pk]),
-        reverse("td:level_projector", args=[tournament.pk, 1]),
     ]
     for url in td_pages:
         with CaptureQueriesContext(connection) as context:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tests.tournament.conftest import play
 from tournament import selectors
 from tournament.models import Player, RevisorStation, Table
-from tournament.services import draws
+from tournament.services import calls, draws, penalties
 from tournament.services.revisor_stations import create_stations
 
 pytestmark = pytest.mark.django_db
@@ -70,33 +70,59 @@ def public_urls(tournament):
     return urls
 
 
-def poll(url):
-    return f"{url}{'&' if '?' in url else '?'}rev=0.0&lang=en"
+def poll(url, language="en"):
+    return f"{url}{'&' if '?' in url else '?'}rev=0.0&lang={language}"
 
 
-def assert_nothing_of(client, tournament, final, level_words):
+# What would show level 2's seating: the levels' choice, a seat, a penalty's place, the news
+# of a new seat, the big screen's heading ("SM 2026 · Level 2"). (The winners read "the draw
+# of level 2" before and after the close, and a warning given meanwhile "level 2, before the
+# first hand": that is no seating.)
+SEATING_WORDS = {
+    "en": (
+        "level 1 level 2",
+        "level 2: table",
+        "level 2, table",
+        "new seat: level 2",
+        "2026 · level 2",
+    ),
+    "sv": ("nivå 1 nivå 2", "nivå 2: bord", "nivå 2, bord", "ny plats: nivå 2", "2026 · nivå 2"),
+}
+
+
+def assert_nothing_of(client, tournament, final, language):
     table_url = reverse("public:table", args=[tournament.pk, final.pk])
     for url in public_urls(tournament):
-        for answer in (client.get(url), client.get(poll(url), headers=HTMX)):
+        for answer in (client.get(url), client.get(poll(url, language), headers=HTMX)):
             assert answer.status_code == 200, url
             page = answer.content.decode()
             assert table_url not in page, url
-            assert level_words not in text(answer).lower(), url
+            shown = text(answer).lower()
+            assert not [words for words in SEATING_WORDS[language] if words in shown], url
     assert client.get(table_url).status_code == 404
     assert client.get(poll(table_url), headers=HTMX).status_code == 404
 
 
+def at_the_held_table(tournament, final, td_user):
+    """A warning and a call at the held table (issue 34 §2: the warning's place showed it)."""
+    player = final.seats.select_related("player").first().player
+    penalties.give_penalty(tournament=tournament, player=player, kind="slow", actor=td_user)
+    calls.call_td(table=final, kind="dispute", actor=td_user)
+
+
 def test_a_held_draw_is_in_no_public_page_or_poll(client, make_tournament, td_user):
     tournament, _level2, final, _winners = second_level(make_tournament, td_user, at_once=False)
-    assert_nothing_of(client, tournament, final, "level 2")
+    at_the_held_table(tournament, final, td_user)
+    assert_nothing_of(client, tournament, final, "en")
 
 
 def test_a_held_draw_is_in_no_swedish_page_either(client, make_tournament, td_user):
     tournament, _level2, final, _winners = second_level(make_tournament, td_user, at_once=False)
+    at_the_held_table(tournament, final, td_user)
     client.cookies["django_language"] = "sv"
     page = client.get(reverse("public:tournament", args=[tournament.pk]))
     assert "Nivå" in text(page)  # the page is in Swedish
-    assert_nothing_of(client, tournament, final, "nivå 2")
+    assert_nothing_of(client, tournament, final, "sv")
 
 
 def test_release_shows_the_seating_everywhere(client, make_tournament, td_user):

@@ -66,7 +66,7 @@ def test_the_projector_lists_every_player_by_name_with_table_and_seat(td_client,
     assert 'class="seat-finder size-l"' in html
 
 
-def test_the_projector_polls_until_the_draw_is_locked(td_client, td_user, room):
+def test_the_projector_polls_by_the_tournaments_revision(td_client, td_user, room):
     page = td_client.get(url("td:level_projector", room, 1))
     html = page.content.decode()
     rev = re.search(r'data-poll-rev="([^"]+)"', html).group(1)
@@ -86,10 +86,16 @@ def test_the_projector_polls_until_the_draw_is_locked(td_client, td_user, room):
     assert fresh.status_code == 200 and "HX-Request" in fresh["Vary"]
     assert body.lstrip().startswith('<div id="seating"') and "<html" not in body
     assert {n: (t, s) for n, t, s in finder(body)} == seat_map(room)
-    # The first hand locks the draw: the region stops polling.
+    # The first hand locks the draw and changes nothing the projector shows: its poll is
+    # still answered 204, and it polls on (the TD's announcements, issue 34 §2).
+    rev = re.search(r'data-poll-rev="([^"]+)"', body).group(1)
     play(Table.objects.current().get(level__tournament=room, number=1), 2, -2, 0, actor=td_user)
+    after_hand = td_client.get(
+        url("td:level_projector", room, 1), {"rev": rev}, headers={"HX-Request": "true"}
+    )
+    assert after_hand.status_code == 204
     locked = td_client.get(url("td:level_projector", room, 1), headers={"HX-Request": "true"})
-    assert "data-poll-stop" in locked.content.decode()
+    assert "data-poll-stop" not in locked.content.decode()
 
 
 def test_a_long_list_gets_smaller_type_in_more_columns(td_client, make_tournament, td_user):

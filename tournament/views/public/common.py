@@ -40,7 +40,7 @@ from django.utils.text import compress_string
 from django.utils.translation import gettext as _
 
 from tournament import selectors
-from tournament.models import Table
+from tournament.models import Table, shown_draw
 from tournament.public_address import public_link
 from tournament.selectors.td_words import blank_td_words, without_td_words
 from tournament.views.polling import vary_on_htmx
@@ -185,7 +185,7 @@ def get_table(tournament, table_id):
         ),
         ("draw", "Draw"),
     ).first()
-    if table is None or table.draw.released_at is None:
+    if table is None or not shown_draw(table.draw):
         # An unreleased table is not there for the room yet (issue 19 §5).
         raise Http404("No such table in this tournament.")
     blank_td_words([table.draw])

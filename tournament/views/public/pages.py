@@ -23,6 +23,7 @@ from tournament import selectors
 from tournament.forms import PlayerSearchForm
 from tournament.public_address import unreachable_host
 from tournament.selectors.public_pace import public_table_end
+from tournament.views.polling import polling_ends
 from tournament.views.public.common import (
     cached_standings,
     get_table,
@@ -88,7 +89,7 @@ def tournament(request, live, tournament_id):
             "token": live.token,
             "poll_url": poll_url(request.path, level=shown),
             "poll_every": poll_seconds(),
-            "poll_stop": tournament.finished_at is not None or board.closed,
+            "poll_stop": polling_ends(tournament),
         }
 
     shown = region(template, live, build)
@@ -175,7 +176,7 @@ def find(request, live, tournament_id):
             **(kept.context() if kept else {}),
             "poll_url": poll_url(request.path, q=query),
             "poll_every": poll_seconds(),
-            "poll_stop": not query or tournament.finished_at is not None,
+            "poll_stop": polling_ends(tournament),
         }
 
     shown = region(template, live, build, shows=found_region_shows)
@@ -192,13 +193,14 @@ def find(request, live, tournament_id):
 
 @live_page(table_token, "tournament_id", "table_id")
 def table(request, live, tournament_id, table_id):
-    """A table's score card, hand by hand, read-only; live while its level is open."""
+    """A table's score card, hand by hand, read-only; live while the tournament runs (the
+    card settles with its level, the announcement above it does not)."""
     load = loader(get_tournament, tournament_id, live.token)
     load_table = loader(lambda: get_table(load(), table_id))
     template = TEMPLATES + "table.html"
 
     def build():
-        table, card = kept_score_card(table_id, load_table, live.token)
+        _, card = kept_score_card(table_id, load_table, live.token)
         return {
             "tournament": load(),
             "card": card,
@@ -206,7 +208,7 @@ def table(request, live, tournament_id, table_id):
             "token": live.token,
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),
-            "poll_stop": table.level.closed_at is not None or table.draw.superseded_at is not None,
+            "poll_stop": polling_ends(load()),
         }
 
     shown = region(template, live, build)
@@ -234,7 +236,7 @@ def player(request, live, tournament_id, player_id):
             **kept.context(),
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),
-            "poll_stop": tournament.finished_at is not None,
+            "poll_stop": polling_ends(tournament),
         }
 
     shown = region(template, live, build, shows=player_region_shows)
@@ -298,7 +300,7 @@ def standings(request, live, tournament_id):
             **kept.context(),
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(),
-            "poll_stop": tournament.finished_at is not None,
+            "poll_stop": polling_ends(tournament),
         }
 
     shown = region(template, live, build)

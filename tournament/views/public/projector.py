@@ -6,6 +6,7 @@ the QR code of the tournament's page for the room to scan, from the public addre
 from tournament import selectors
 from tournament.public_address import unreachable_host
 from tournament.selectors.public_pace import public_level_end
+from tournament.views.polling import polling_ends
 from tournament.views.public.common import (
     cached_standings,
     get_tournament,
@@ -39,7 +40,7 @@ def tables_projector(request, live, tournament_id):
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(projector=True),
             "pager_every": pager_seconds(),
-            "poll_stop": tournament.finished_at is not None,
+            "poll_stop": polling_ends(tournament),
         }
 
     shown = region(template, live, build)
@@ -77,7 +78,7 @@ def standings_projector(request, live, tournament_id):
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(projector=True),
             "pager_every": pager_seconds(),
-            "poll_stop": tournament.finished_at is not None,
+            "poll_stop": polling_ends(tournament),
         }
 
     shown = region(template, live, build)

@@ -18,12 +18,13 @@ from django.views.decorators.http import require_http_methods
 
 from tournament import selectors
 from tournament.forms import RedrawForm, WholeNumberField
+from tournament.models import shown_draw
 from tournament.services import Conflict, ServiceError, draws
 from tournament.text import swedish_sort_key
 from tournament.validation import MAX_SMALL_NUMBER
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, STALE_FORM, OnceForm, submit_once
-from tournament.views.polling import unchanged, vary_on_htmx
+from tournament.views.polling import polling_ends, unchanged, vary_on_htmx
 from tournament.views.td.common import add_service_error, get_level, get_tournament
 
 TEMPLATES = "tournament/td/draws/"
@@ -271,20 +272,25 @@ def release(request, tournament_id, level):
 def level_projector(request, tournament_id, level):
     """The seating for the room: every player by name (Swedish order), table and seat.
 
-    Polls while the draw can still be redone; stops once the first hand is in.
+    Polls as the players' pages do (`polling_ends`): a redraw, the release and the TD's
+    announcements reach it. Its token is the tournament's revision alone, which every one
+    of them moves and no hand does: a hand changes nothing it shows, and a region swapped
+    at every hand would start its pages again before turning them.
     """
-    poll, token = _poll_or_none(request, tournament_id)
+    token = selectors.tournament_revision(tournament_id)
+    if token is None:
+        raise Http404("No such tournament.")
+    poll = unchanged(request, token)
     if poll is not None:
         return poll
     tournament = get_tournament(tournament_id)
     level = get_level(tournament, level)
     seats = selectors.level_seating(level)
     # The projector is the room's: a draw the TD has not released shows no seat (§5).
-    held = bool(seats) and seats[0].draw.released_at is None
+    held = bool(seats) and not shown_draw(seats[0].draw)
     if held:
         seats = []
     tables = {seat.table_id: seat.table for seat in seats}
-    started = any(table.hands_played for table in tables.values())
     template = TEMPLATES + "level_projector.html"
     if request.htmx:
         template += "#seating"
@@ -297,10 +303,11 @@ def level_projector(request, tournament_id, level):
             "seats": seats,
             "table_count": len(tables),
             "held": held,
-            "size": _list_size(len(seats)),
+            # The final's few players, large (the room watches it): one column.
+            "size": "final" if len(tables) == 1 else _list_size(len(seats)),
             "rev": token,
             "poll_seconds": POLL_SECONDS,
-            "stop": started or level.closed_at is not None,
+            "stop": polling_ends(tournament),
         },
     )
     return vary_on_htmx(response)
@@ -459,6 +466,7 @@ def _standings(request, tournament_id, template):
             "rev": token,
             "poll_seconds": POLL_SECONDS,
             "finished": tournament.finished_at is not None,
+            "stop": polling_ends(tournament),
             "csv_url": reverse("td:standings_csv", args=[tournament.pk]),
         },
     )

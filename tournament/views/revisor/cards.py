@@ -499,7 +499,7 @@ def confirm(request):
         add_service_error(form, error)
         return _render(request, card, form=form, status=400)
     if recorded.created:
-        messages.success(request, _("Hand %(hand)d recorded.") % {"hand": number})
+        messages.success(request, _("Hand %(hand)d recorded ✓") % {"hand": number})
     else:
         messages.info(
             request,

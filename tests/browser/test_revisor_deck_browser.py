@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.axe import assert_no_serious_axe_violations
 from tests.tournament.conftest import totals
 from tournament.models import Hand, HandVersion
 from tournament.services import draws, registration
@@ -113,6 +114,7 @@ def test_a_hand_on_the_tablet_deck_takes_at_most_45_taps(device, live_server, ta
     status = page.locator("[data-picker-status]")
     assert f"Next card: {names[0]} · Front, 1 of 3." in status.inner_text()
     assert "Tap the card in the deck" in status.inner_text()
+    assert_no_serious_axe_violations(page)
 
     slipped = False
     for name in names:
@@ -138,6 +140,7 @@ def test_a_hand_on_the_tablet_deck_takes_at_most_45_taps(device, live_server, ta
     expect(taps.deck_card("2c")).to_be_disabled()
     expect(taps.deck_card("Ks")).to_be_enabled()
     assert deck.locator(".placed").count() == 39
+    assert_no_serious_axe_violations(page)  # the greyed-out cards are still readable
 
     taps.tap(page.get_by_role("button", name="Check the hand"))
     expect(page.get_by_role("heading", name="Hand 1: announce it, then confirm")).to_be_visible()

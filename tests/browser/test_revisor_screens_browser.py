@@ -293,3 +293,29 @@ def test_every_revisor_screen_fits_and_passes_axe(
     page.goto(f"{live_server.url}/r/s/{station.key}/")
     expect(page.get_by_role("heading", name=words["finished"])).to_be_visible()
     screen_is_right(page)
+
+
+FOCUSED = """() => {
+  const el = document.activeElement;
+  const style = getComputedStyle(el);
+  return {text: el.innerText, visible: el.matches(":focus-visible"), outline: style.outlineStyle,
+          width: style.outlineWidth, color: style.outlineColor, shadow: style.boxShadow};
+}"""
+
+
+def test_the_primary_buttons_show_the_products_focus_ring(phone_page, live_server, table):
+    """Reached by the keyboard, "Check hand 1" (green, where the browser's own thin ring is
+    hard to see) has a 3 px dark ring and a yellow halo."""
+    page = phone_page
+    page.goto(f"{live_server.url}/r/{table.revisor_key}/")
+    page.wait_for_url(re.compile(r".*/r/card/$"))
+    page.get_by_label(f"Points for {PER}").focus()
+    for _ in range(12):  # on through the ticks and the +/- keys to the button
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.innerText") == "Check hand 1":
+            break
+    focused = page.evaluate(FOCUSED)
+    assert focused["text"] == "Check hand 1" and focused["visible"], focused
+    assert (focused["outline"], focused["width"]) == ("solid", "3px")
+    assert focused["color"] == "rgb(27, 31, 36)"  # --fg
+    assert "rgb(255, 215, 94)" in focused["shadow"]

@@ -10,6 +10,9 @@
  *   slot to move it to that row (a Fantasyland player's 13 cards go in any order).
  * - Cards already used anywhere in this hand are greyed out and cannot be picked.
  * - Tap a placed card to take it out again (or "Undo the last card").
+ * - On a tablet (768 px and up, where the page's styles show it instead of the keys) the
+ *   whole deck: 52 cards, one tap each places the card at the cursor; a card already
+ *   placed is greyed out, and a tap on it takes it back (the cursor goes to its row).
  *
  * COUNTING THE TAPS (one hand, three players, 39 cards):
  *   Plain "rank, then suit" for every card: 39 × 2 = 78 taps, + "Check the hand"
@@ -30,6 +33,9 @@
  *   counts them). At best (every row a set of one rank, or one suit, chosen
  *   well) a card is one tap: 39 + 2 = 41; at worst (no two cards in a row share
  *   a rank, and the suit changes every card) 2 a card: 80, as without the trick.
+ *   The tablet's deck: one tap a card, always: 39 + 2 = 41, and a card picked wrong costs
+ *   two more (a tap to take it back, one for the right card); tests/browser/
+ *   test_revisor_deck_browser.py enters a hand with one slip on a 768 px tablet: 43.
  */
 (function () {
   "use strict";
@@ -68,6 +74,7 @@
   function Picker(form) {
     this.form = form;
     this.keys = form.querySelector("[data-picker]");
+    this.deck = this.keys.querySelector("[data-deck]");
     this.status = this.keys.querySelector("[data-picker-status]");
     this.texts = this.keys.dataset;
     this.rows = [].slice.call(form.querySelectorAll(".board-row[data-row]")).map(function (el) {
@@ -87,6 +94,9 @@
     form.addEventListener("input", function (event) {
       if (event.target.closest(".board-row")) picker.afterTyping();
     });
+    // A tablet turned round may cross the width where the deck replaces the keys.
+    var wide = window.matchMedia ? window.matchMedia("(min-width: 768px)") : null;
+    if (wide && wide.addEventListener) wide.addEventListener("change", function () { picker.render(); });
     this.render();
     // revisor.js may restore a draft into the inputs right after this: look again.
     window.setTimeout(function () { picker.afterTyping(); }, 0);
@@ -109,6 +119,28 @@
       if (this.isOpen(index)) return index;
     }
     return -1;
+  };
+
+  /* Where each card of the hand is: {"Qs": row index}. */
+  Picker.prototype.where = function () {
+    var found = {};
+    for (var i = 0; i < this.rows.length; i++) {
+      this.cards(i).forEach(function (code) { if (!(code in found)) found[code] = i; });
+    }
+    return found;
+  };
+
+  /* The deck is shown (a tablet): the page's styles choose it or the keys by the width. */
+  Picker.prototype.onDeck = function () {
+    return !!this.deck && this.deck.offsetParent !== null;
+  };
+
+  /* A card of the deck tapped: placed at the cursor, or, placed already, taken back. */
+  Picker.prototype.deckTap = function (code) {
+    this.armed = null;
+    var row = this.where()[code];
+    if (row === undefined) { this.place(code); return; }
+    this.remove(row, this.cards(row).indexOf(code));
   };
 
   Picker.prototype.used = function () {
@@ -189,7 +221,8 @@
   Picker.prototype.onClick = function (event) {
     var button = event.target.closest("button");
     if (!button || !this.form.contains(button)) return;
-    if (button.dataset.rank) this.tap("rank", button.dataset.rank);
+    if (button.dataset.deckCard) this.deckTap(button.dataset.deckCard);
+    else if (button.dataset.rank) this.tap("rank", button.dataset.rank);
     else if (button.dataset.suit) this.tap("suit", button.dataset.suit);
     else if (button.hasAttribute("data-picker-undo")) this.undo();
     else if (button.dataset.slotRow) {
@@ -244,9 +277,29 @@
         (armed !== null && armed.kind === "rank" && !!used[armed.value + suit]);
       b.setAttribute("aria-pressed", String(armed !== null && armed.kind === "suit" && armed.value === suit));
     });
+    if (this.deck) this.renderDeck(used);
     var undo = this.keys.querySelector("[data-picker-undo]");
     if (undo) undo.disabled = !this.history.length;
     this.status.textContent = this.describe();
+  };
+
+  Picker.prototype.renderDeck = function (used) {
+    var picker = this;
+    var where = this.where();
+    [].forEach.call(this.deck.querySelectorAll("button[data-deck-card]"), function (b) {
+      var code = b.dataset.deckCard;
+      var placed = !!used[code];
+      b.classList.toggle("placed", placed);
+      // Nothing to place into once every row is full; a placed card can always go back.
+      b.disabled = !placed && picker.cursor < 0;
+      if (placed) {
+        b.setAttribute("aria-label", fill(picker.texts.textPlaced, {
+          card: shown(code), place: picker.rows[where[code]].place
+        }));
+      } else {
+        b.removeAttribute("aria-label");
+      }
+    });
   };
 
   Picker.prototype.describe = function () {
@@ -256,6 +309,7 @@
     var next = fill(texts.textNext, {
       place: row.place, n: this.cards(this.cursor).length + 1, size: row.size
     });
+    if (this.onDeck()) return next + " " + texts.textDeck;
     var armed = this.armed;
     if (!armed) return next + " " + texts.textIdle;
     var key = armed.kind === "rank" ? (armed.value === "T" ? "10" : armed.value) : SYMBOLS[armed.value];

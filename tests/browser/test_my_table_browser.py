@@ -49,7 +49,7 @@ WORDS = {
         "seat": "New seat: level 1, table {table}, seat {seat}.",
         "out": "You are out of the tournament.",
         "close": "Close the message",
-        "follow_name": "Follow {name} on this phone",
+        "follow_name": "Follow me on this phone ({name})",
     },
     "sv": {
         "follow": "Följ mig på den här telefonen",
@@ -58,7 +58,7 @@ WORDS = {
         "seat": "Ny plats: nivå 1, bord {table}, plats {seat}.",
         "out": "Du är ute ur turneringen.",
         "close": "Stäng meddelandet",
-        "follow_name": "Följ {name} på den här telefonen",
+        "follow_name": "Följ mig på den här telefonen ({name})",
     },
 }
 

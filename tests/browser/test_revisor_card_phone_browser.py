@@ -13,6 +13,7 @@ import re
 import pytest
 
 from tests.browser.helpers import tournament_with
+from tests.browser.layout import OVERFLOW
 from tests.tournament.conftest import play, positions, totals
 from tournament.models import Hand
 from tournament.services import hands
@@ -24,24 +25,6 @@ ANNA = "Anna-Karin Westerberg-Åkerlund"  # 30
 PER = "Perolofjohanssongyllenhammarsö"  # 30 letters in one word: nowhere to break it
 NAMES = (KARL, ANNA, PER)
 WIDTH, HEIGHT = 360, 740
-
-# Whatever sticks out of the screen, or is cut off inside a box that scrolls sideways.
-OVERFLOW = """() => {
-  const width = document.documentElement.clientWidth;
-  const out = [];
-  for (const el of document.querySelectorAll("body *")) {
-    const box = el.getBoundingClientRect();
-    if (box.width <= 1 || getComputedStyle(el).visibility === "hidden") continue;
-    if (box.right > width + 0.5 || box.left < -0.5) {
-      out.push(`${el.tagName}.${el.className} ${Math.round(box.left)}..${Math.round(box.right)}`);
-    }
-    const style = getComputedStyle(el);
-    if (/(auto|scroll|hidden)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
-      out.push(`${el.tagName}.${el.className} scrolls: ${el.scrollWidth} > ${el.clientWidth}`);
-    }
-  }
-  return {scroll: document.documentElement.scrollWidth, out: out};
-}"""
 
 # [text, width, height] of every visible button, link and checkbox of the card and of the
 # site header above it smaller than its least: the card's primary actions (its submit

@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 
+from tests.browser.layout import OVERFLOW
 from tests.tournament.conftest import positions, totals
 from tournament.models import HandVersion, Tournament
 from tournament.services import draws, hands, registration
@@ -28,25 +29,6 @@ BOARDS = {
 
 SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 SUIT_KEYS = {"s": "spades ♠", "h": "hearts ♥", "d": "diamonds ♦", "c": "clubs ♣"}
-
-# Whatever sticks out of the screen, or is cut off inside a box that scrolls sideways.
-OVERFLOW = """() => {
-  const width = document.documentElement.clientWidth;
-  const out = [];
-  for (const el of document.querySelectorAll("body *")) {
-    const box = el.getBoundingClientRect();
-    // Not shown, or shown to screen readers only (clipped to 1 px on purpose).
-    if (box.width <= 1 || getComputedStyle(el).visibility === "hidden") continue;
-    if (box.right > width + 0.5 || box.left < -0.5) {
-      out.push(`${el.tagName}.${el.className} ${Math.round(box.left)}..${Math.round(box.right)}`);
-    }
-    const style = getComputedStyle(el);
-    if (/(auto|scroll|hidden)/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1) {
-      out.push(`${el.tagName}.${el.className} scrolls: ${el.scrollWidth} > ${el.clientWidth}`);
-    }
-  }
-  return {scroll: document.documentElement.scrollWidth, out: out};
-}"""
 
 # Targets too small: [text, width, height] of every visible button, link and checkbox in the
 # page's main part (the site header is another page's).

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from tests.browser.axe import assert_no_serious_axe_violations
 from tests.browser.helpers import tournament_with
 from tests.tournament.conftest import play
 from tournament.models import RevisorStation, Table
@@ -93,3 +94,4 @@ def test_a_tablet_on_station_2_follows_its_table_across_levels(
     page.get_by_role("heading", name=words["idle"]).wait_for()
     assert re.fullmatch(rf"{live_server.url}/r/station/", page.url)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert_no_serious_axe_violations(page)

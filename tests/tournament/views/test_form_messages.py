@@ -149,8 +149,6 @@ def test_the_announcement_form_names_its_field(
 @pytest.mark.parametrize(
     ("data", "english", "swedish"),
     [
-        ({"kind": "nap"}, "Why: choose one of the options.", "Varför: välj ett av alternativen."),
-        ({"kind": ""}, "Why: choose one of the options.", "Varför: välj ett av alternativen."),
         (
             {"kind": "dispute", "note": "x" * 301},
             "Note (optional) can have at most 300 characters (it has 301).",
@@ -167,6 +165,26 @@ def test_the_call_form_says_what_is_wrong_above_it(revisor, language, data, engl
     assert response.status_code == 400
     summary = re.search(r'<form class="card call-form".*?</form>', html, re.S).group(0)
     assert shown_in(summary, message)
+    assert_no_stock_text(html)
+    assert not TableCall.objects.exists()
+
+
+@pytest.mark.parametrize("data", [{"kind": "nap"}, {"kind": ""}, {"kind": "timeout"}, {}])
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [("en", "Choose why you call the TD."), ("sv", "Välj varför du tillkallar TL.")],
+)
+def test_the_call_form_says_beside_the_reasons_that_one_is_missing(
+    revisor, language, message, data
+):
+    """The reasons are radio buttons with their own place for the error (the timeout is
+    "Time a player"'s, which names the player)."""
+    response = in_language(revisor, language).post(reverse("revisor:call"), data)
+    html = response.content.decode()
+    assert response.status_code == 400
+    reasons = re.search(r'<fieldset class="call-why has-error".*?</fieldset>', html, re.S)
+    assert f'<p class="error" id="call-why-error">{escape(message)}</p>' in reasons.group(0)
+    assert 'aria-describedby="call-why-error"' in reasons.group(0)
     assert_no_stock_text(html)
     assert not TableCall.objects.exists()
 

@@ -414,7 +414,7 @@ def test_the_td_settling_the_tie_replaces_the_whole_card_at_the_next_poll(reviso
     body = poll.content.decode()
     assert body.lstrip().startswith('<div id="revisor-main" data-hand="over"')
     assert (
-        "the TD settled the tie for first between Anna, Bo. "
+        "the TD settled the tie for first between Anna and Bo. "
         "Bo wins the final table and is the champion." in body
     )
     assert "Record hand" not in body and 'name="points_0"' not in body
@@ -449,7 +449,7 @@ def test_a_stale_form_after_the_td_settled_says_why_it_was_not_recorded(revisor,
     assert "Hand 4 was not recorded: the table is over." in page
     assert "all 3 hands are played" not in page
     assert (
-        "the TD settled the tie for first between Anna, Bo. "
+        "the TD settled the tie for first between Anna and Bo. "
         "Anna wins the final table and is the champion." in page
     )
     assert "Record hand" not in page

@@ -234,7 +234,7 @@ def test_confirming_records_the_hand_once(revisor, table):
     table.refresh_from_db()
     assert table.required_hands == 4  # 3 + 1: Anna goes to Fantasyland
     page = text_of(revisor.get(CARD))
-    assert "Hand 1 recorded." in page and "Hand 2 of 4" in page
+    assert "Hand 1 recorded ✓" in page and "Hand 2 of 4" in page
     assert "Enter hand 2 by cards" in page
 
 
@@ -282,7 +282,7 @@ def test_htmx_check_and_confirm_swap_the_main_part(revisor, table):
     assert confirmed.status_code == 200 and confirmed["HX-Push-Url"] == CARD
     page = confirmed.content.decode()
     assert page.lstrip().startswith('<div id="revisor-main"')
-    assert "Hand 1 recorded." in page and "Hand 2 of 4" in page
+    assert "Hand 1 recorded ✓" in page and "Hand 2 of 4" in page
     assert Hand.objects.count() == 1
 
 

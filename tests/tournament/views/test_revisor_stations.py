@@ -318,8 +318,32 @@ def test_after_the_final_the_waiting_page_stops_polling(client, seven, td_user):
     finish_level(level2)
     assert draws.advance(tournament=tournament, actor=td_user) is None
     page = text(client.get(CARD, follow=True))
-    assert "The tournament is finished: there is no table to keep score at." in page
+    # Not "Table 1 is not in use this level": there is no level any more.
+    assert '<h1 id="station-title">The tournament is finished</h1>' in page
+    assert "not in use" not in page
+    assert "No table is left to keep score at: station 1's device can be put away." in page
     assert "data-poll-stop" in page
+
+
+def test_a_station_waiting_during_the_final_is_told_the_end_at_its_next_poll(
+    client, seven, td_user
+):
+    """Station 2 has no table at the final (level 2 has table 1 only): its waiting page's
+    poll brings the tournament's end, where it used to say "not in use" until reloaded."""
+    tournament, level = seven
+    on_station(client, 2)
+    finish_level(level)
+    level2 = draws.advance(tournament=tournament, actor=td_user, seed="st2")
+    waiting = text(client.get(WAITING))
+    assert "Table 2 is not in use this level" in waiting
+    token = re.search(r'data-poll-rev="([^"]+)"', waiting).group(1)
+    assert client.get(f"{WAITING}?rev={token}", headers=HTMX).status_code == 204
+    finish_level(level2)
+    assert draws.advance(tournament=tournament, actor=td_user) is None
+    poll = client.get(f"{WAITING}?rev={token}", headers=HTMX)
+    assert poll.status_code == 200
+    assert "The tournament is finished" in text(poll) and "not in use" not in text(poll)
+    assert "data-poll-stop" in text(poll)
 
 
 def test_a_station_poll_costs_one_query_more_than_a_table_poll(

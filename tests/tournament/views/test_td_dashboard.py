@@ -581,4 +581,5 @@ def test_the_dashboard_in_swedish(td_client, make_tournament, td_user):
     assert "0 av 1 bord klart, 1 tillkallning" in html
     assert "20 + 1 Fantasyland" in html
     assert "Spelar fortfarande: bord 1." in html
-    assert 'aria-label="Markera tillkallningen vid bord 1 som avklarad"' in html
+    # The name starts with the button's word (WCAG 2.5.3): "Avsluta", not "Markera ...".
+    assert 'aria-label="Avsluta tillkallningen vid bord 1">Avsluta</button>' in html

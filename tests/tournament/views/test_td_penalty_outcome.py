@@ -38,7 +38,7 @@ def test_a_timeout_that_ties_the_lead_says_the_table_plays_on(make_tournament, t
     page = text(review(td_client, tournament, table, "Anna", "timeout"))
     assert "Table 1 is then won by no one: " in page
     tied = page.split("Table 1 is then won by no one: ")[1].split(" are tied")[0]
-    assert sorted(tied.split(", ")) == ["Anna", "Bo"]
+    assert sorted(tied.split(" and ")) == ["Anna", "Bo"]  # "Anna and Bo are tied", no comma
     assert "so it plays on (or the TD settles the tie); Anna no longer wins it." in page
 
 

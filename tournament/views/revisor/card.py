@@ -44,20 +44,48 @@ WHOLE_CARD = {"HX-Retarget": "#revisor-main", "HX-Reswap": "outerHTML"}
 CHECK, CONFIRM, CHANGE = "check", "confirm", "change"
 
 
-class CallForm(forms.Form):
-    """Call the TD; the timer's forms name a player and carry a one-time key (a double
-    post, or the countdown's post at zero sent again, makes one call)."""
+NOTE_FIELD = {
+    "label": gettext_lazy("Note (optional)"),
+    "required": False,
+    "max_length": max_length(TableCall, "note"),
+    "widget": forms.TextInput(attrs={"maxlength": max_length(TableCall, "note")}),
+}
+
+
+class _CallFormBase(forms.Form):
+    """A call's note and one-time key (a double post, or the countdown's post at zero sent
+    again, makes one call); the errors of fields shown nowhere of their own go above."""
+
+    note = TextField(**NOTE_FIELD)
+    submission_key = forms.UUIDField(
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={"invalid": STALE_FORM},
+    )
+    errors_above = ("note", "submission_key")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["submission_key"] = uuid.uuid4()
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in self.errors_above:
+            errors = self.errors.pop(name, None)
+            if errors:
+                self.add_error(None, errors.as_data())
+        return cleaned
+
+
+class CallForm(_CallFormBase):
+    """The timer's calls: a timeout naming the player timed out, or a warning asked for
+    the one who acted in time."""
 
     kind = forms.ChoiceField(
         label=gettext_lazy("Why"),
         choices=TableCall.Kind.choices,
         error_messages=choice_messages(gettext_lazy("Why")),
-    )
-    note = TextField(
-        label=gettext_lazy("Note (optional)"),
-        required=False,
-        max_length=max_length(TableCall, "note"),
-        widget=forms.TextInput(attrs={"maxlength": max_length(TableCall, "note")}),
     )
     player = forms.TypedChoiceField(
         label=gettext_lazy("Player"),
@@ -66,12 +94,7 @@ class CallForm(forms.Form):
         empty_value=None,
         error_messages=choice_messages(gettext_lazy("Player")),
     )
-    submission_key = forms.UUIDField(
-        required=False,
-        widget=forms.HiddenInput,
-        error_messages={"invalid": STALE_FORM},
-    )
-    # The card shows no place of their own for these fields' errors: said above the form.
+    # The timer shows no place of its own for these fields' errors: said above the form.
     errors_above = ("kind", "note", "submission_key")
 
     def __init__(self, *args, players=(), **kwargs):
@@ -79,20 +102,39 @@ class CallForm(forms.Form):
         self.fields["player"].choices = [("", _("Choose the player"))] + [
             (player.pk, player.name) for player in players
         ]
-        if not self.is_bound:
-            self.initial["submission_key"] = uuid.uuid4()
         # The timer's second form ("Call the TD for a warning") has a key of its own.
         self.warning_key = uuid.uuid4()
 
     def clean(self):
         cleaned = super().clean()
-        for name in self.errors_above:
-            errors = self.errors.pop(name, None)
-            if errors:
-                self.add_error(None, errors.as_data())
         if "player" in self.data and cleaned.get("player") is None and "player" not in self.errors:
             self.add_error("player", _("Choose the player."))
         return cleaned
+
+
+class GeneralCallForm(_CallFormBase):
+    """The card's "Call the TD": it asks why, and names nobody. A timeout is not among the
+    reasons: "Time a player" times him and names him (left to its first reason, this form
+    used to send "Timeout (count a player)" naming nobody)."""
+
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Why do you call the TD?"),
+        choices=[(k, label) for k, label in TableCall.Kind.choices if k != TableCall.Kind.TIMEOUT],
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": gettext_lazy("Choose why you call the TD."),
+            "invalid_choice": gettext_lazy("Choose why you call the TD."),
+        },
+    )
+
+
+# "The TD was called at 18:34 about a timeout": the kinds' own labels carry parentheses.
+CALL_REASONS = {
+    TableCall.Kind.TIMEOUT: gettext_lazy("a timeout"),
+    TableCall.Kind.DISPUTE: gettext_lazy("a dispute"),
+    TableCall.Kind.MISDEAL: gettext_lazy("a misdeal"),
+    TableCall.Kind.OTHER: gettext_lazy("something else"),
+}
 
 
 def timer_form(card, data=None):
@@ -165,6 +207,11 @@ class Card:
         return level if len(level) > 1 else []
 
     @property
+    def call_reason(self):
+        """What the open call is about, as the card says it ("about a dispute")."""
+        return CALL_REASONS[self.open_call.kind] if self.open_call else ""
+
+    @property
     def fantasyland_ids(self):
         return {s.id for s in self.playing if self.state.in_fantasyland[s.id]}
 
@@ -216,7 +263,7 @@ def _render(request, card, *, points_form=None, call_form=None, timer=None, stat
         "card": card,
         "points_form": points_form
         or HandPointsForm(seats=card.playing, hand_number=card.next_hand),
-        "call_form": call_form or CallForm(),
+        "call_form": call_form or GeneralCallForm(),
         "timer_form": timer or timer_form(card),
         "token": poll_token(card.table),
         **extra,
@@ -449,7 +496,7 @@ def call(request):
     table = request.revisor_table
     card = read_card(table)
     named = "player" in request.POST
-    form = timer_form(card, request.POST) if named else CallForm(request.POST)
+    form = timer_form(card, request.POST) if named else GeneralCallForm(request.POST)
     errors = {"timer": form} if named else {"call_form": form}
     if not form.is_valid():
         return _render(request, card, status=400, **errors)

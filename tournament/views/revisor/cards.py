@@ -503,7 +503,7 @@ def confirm(request):
         return _render(request, card, form=form, status=400)
     # Sent again by the page after a lost connection: the revisor sent it once.
     if recorded.created or resent_after_lost_connection(request):
-        messages.success(request, _("Hand %(hand)d recorded.") % {"hand": number})
+        messages.success(request, _("Hand %(hand)d recorded ✓") % {"hand": number})
     else:
         messages.info(
             request,

@@ -136,7 +136,9 @@ def station_waiting(request):
         return send_to(request, "revisor:card")
     station = binding.station
     finished = station.tournament.finished_at is not None
-    token = f"station-{station.pk}-waiting"
+    # The tournament's end changes the page (and stops its poll): a device waiting at a
+    # station the final did not use says so within a poll.
+    token = f"station-{station.pk}-{'finished' if finished else 'waiting'}"
     if request.htmx:
         poll = unchanged(request, token)
         if poll is not None:

@@ -475,7 +475,7 @@ def test_a_hand_by_cards_whose_connection_dies_after_its_commit_is_recorded_once
     resent = revisor.post("/r/card/cards/confirm/", data, RESENT)
     assert resent.status_code == 200
     shown = text(resent.text)
-    assert shown.count("Hand 1 recorded.") == 1 and "arrived twice" not in shown
+    assert shown.count("Hand 1 recorded ✓") == 1 and "arrived twice" not in shown
     assert len(recorded_hands(pg_deployment, ids["table"])) == 1
 
 

@@ -23,7 +23,6 @@ Run it as `python -m config.venue [--port 8000] [--workers 3]`.
 """
 
 import argparse
-import errno
 import io
 import ipaddress
 import os
@@ -33,6 +32,8 @@ import subprocess
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from config import port as listening
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TD_USERNAME = "td"
@@ -207,37 +208,21 @@ def banner(public_url, password, others=()):
     return text
 
 
+# What `make venue` says of a port it cannot listen on (config/port.py).
+AGAIN = "VENUE_PORT={port} make venue"
+GUESS = "is `make venue` already running? Stop it, or "
+
+
 def port_refusal(port, host=BIND_ADDRESS):
     """Why gunicorn could not listen on `host`:`port`, in one line, or None when it can.
-
-    Bound as gunicorn binds it (SO_REUSEADDR, so a port a stopped server left in TIME_WAIT
-    counts as free), then closed at once. What else runs on the port (a `make venue` still
-    serving, another server) is only found out here, before the database is touched.
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError as exc:
-            other = port + 1 if port < 65535 else 8000
-            if exc.errno == errno.EADDRINUSE:
-                return (
-                    f"Port {port} is in use: is `make venue` already running? Stop it, or "
-                    f"choose another port: VENUE_PORT={other} make venue"
-                )
-            return (
-                f"Port {port} cannot be used ({exc.strerror}): choose another port: "
-                f"VENUE_PORT={other} make venue"
-            )
-    return None
+    What else runs on the port (a `make venue` still serving, another server) is only
+    found out here, before the database is touched."""
+    return listening.port_refusal(port, host, AGAIN, GUESS)
 
 
 def check_port(port, host=BIND_ADDRESS):
     """Exit (status 1) with `port_refusal`'s line when the port cannot be listened on."""
-    refusal = port_refusal(port, host)
-    if refusal is not None:
-        print(refusal, file=sys.stderr)
-        sys.exit(1)
+    listening.check_port(port, host, AGAIN, GUESS)
 
 
 def main(argv=None):

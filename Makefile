@@ -78,6 +78,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_roundtrip.py
 	$(BIN)/python bench/bench_slow_clients.py
 	$(BIN)/python bench/bench_gc.py
+	$(BIN)/python bench/bench_venue_start.py
 	$(BIN)/python bench/bench_public.py
 
 # Needs GNU gettext (Debian: apt-get install gettext).

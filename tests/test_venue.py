@@ -294,6 +294,31 @@ def test_the_td_password_is_made_once_and_a_changed_one_is_never_reset(tmp_path)
     assert "the password you set" in banner("http://192.168.1.20:8123", None)
 
 
+LOCK_TD = (
+    "from django.contrib.auth.models import User; "
+    "User.objects.create_user('td', password=None, is_active=False)"
+)
+READ_TD = (
+    "from django.contrib.auth.models import User; u = User.objects.get(username='td'); "
+    "kept = open('{path}').read().strip(); "
+    "print(u.is_active, u.is_staff, u.is_superuser, u.check_password(kept))"
+)
+
+
+def test_a_td_a_restore_made_locked_becomes_the_venues_login(tmp_path):
+    """`make restore` into a fresh database, then `make venue`: the restore made the file's
+    TD `td` a locked account (to keep who made the draws); the venue opens it with the
+    password it prints, and the draws stay his."""
+    env = venue_environment(tmp_path, 8123, ["192.168.1.20"], clean_environ())
+    manage(env, "migrate", "--noinput", "-v", "0")
+    manage(env, "shell", "-v", "0", "-c", LOCK_TD, capture=True)
+    password = ensure_td_login(env, tmp_path)
+    assert password == (tmp_path / "td_password").read_text().strip()
+    path = tmp_path / "td_password"
+    read = manage(env, "shell", "-v", "0", "-c", READ_TD.format(path=path), capture=True)
+    assert read.stdout.split() == ["True", "True", "True", "True"]
+
+
 def test_a_public_address_and_the_tds_own_hosts_are_allowed_hosts(tmp_path):
     given = {
         "DJANGO_PUBLIC_URL": "http://pofc.lan:8000/",

@@ -9,6 +9,7 @@ one line it prints instead of a traceback.
 
 import io
 import os
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -200,3 +201,26 @@ def test_run_as_make_restore_runs_it_one_line_and_no_traceback(tmp_path):
         f"CommandError: Cannot read {tmp_path / 'missing.json'}: No such file or directory."
     ]
     assert not new.exists()
+
+
+def test_restored_into_a_fresh_database_it_keeps_who_made_each_draw_and_says_so(
+    db, backup_file, tmp_path
+):
+    """No `make venue` there first, so no login of the file's TD (`director`): the restore
+    keeps him as who made the draw and the hands, as an account nobody logs in with yet."""
+    fresh = tmp_path / "fresh.sqlite3"
+    done = restore(backup_file, f"sqlite:///{fresh}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == [
+        "Imported Cup (id 1).",
+        "director had no login in this database: added, locked (no password), to keep who "
+        "made each change.",
+    ]
+    with sqlite3.connect(fresh) as restored:
+        makers = restored.execute(
+            "SELECT username, is_active, is_staff, password FROM tournament_draw "
+            "JOIN auth_user ON auth_user.id = tournament_draw.created_by_id"
+        ).fetchall()
+    ((username, active, staff, password),) = makers
+    assert (username, active, staff) == ("director", 0, 0)
+    assert password.startswith("!")  # Django's mark of a password nobody can type

@@ -54,3 +54,5 @@ class Command(BaseCommand):
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Imported {tournament.name} (id {tournament.pk}).")
+        if tournament.accounts_note:
+            self.stdout.write(tournament.accounts_note)

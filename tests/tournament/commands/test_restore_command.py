@@ -12,6 +12,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -224,3 +225,43 @@ def test_restored_into_a_fresh_database_it_keeps_who_made_each_draw_and_says_so(
     ((username, active, staff, password),) = makers
     assert (username, active, staff) == ("director", 0, 0)
     assert password.startswith("!")  # Django's mark of a password nobody can type
+
+
+MB = 1024 * 1024
+
+
+def test_a_backup_over_the_size_limit_is_told_its_own_size_not_the_part_read(tmp_path):
+    """50 MB (padding in an unknown key, 100,000 audit entries, garbage): the command reads
+    20 MB and a byte of it, and says the file's size, as `make restore` prints it."""
+    large = tmp_path / "large.json"
+    with large.open("wb") as file:
+        file.truncate(50 * MB)
+    done = restore(large, f"sqlite:///{tmp_path / 'restored.sqlite3'}")
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "CommandError: The file is 50.0\xa0MB; a backup can be at most 20.0\xa0MB."
+    ]
+    assert not (tmp_path / "restored.sqlite3").exists()  # refused before the database
+
+
+def test_a_backup_read_from_a_pipe_is_more_than_the_limit(db, tmp_path):
+    """A pipe's size is not known: only that it went on past the limit."""
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+
+    def write():
+        try:
+            with pipe.open("wb") as end:
+                for _chunk in range(25):
+                    end.write(b" " * MB)
+        except BrokenPipeError:
+            pass  # the command stopped reading at the limit
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    with pytest.raises(CommandError) as refused:
+        call_command("import_tournament", str(pipe))
+    writer.join(timeout=10)
+    assert str(refused.value) == (
+        "The file is more than 20.0\xa0MB; a backup can be at most 20.0\xa0MB."
+    )

@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from scoring import InvalidHand, parse_row, score_hand
 from scoring.cards import card_code
+from tournament.board_parts import refuse_stray_parts, refuse_wrong_discards
 from tournament.hand_errors import invalid_hand_message
 from tournament.models import (
     Hand,
@@ -151,11 +152,13 @@ def scoring_board(board, *, in_fantasyland, streak):
 def _card_lines(seats, boards, rules, in_fl, streak):
     if not isinstance(boards, dict) or set(boards) != {seat.position for seat in seats}:
         raise InvalidEntry(_("Enter the cards of every player in the hand."))
+    for seat in seats:
+        if not isinstance(boards[seat.position], dict):
+            raise InvalidEntry(_("Enter %(name)s's three rows.") % {"name": seat.player.name})
+    refuse_stray_parts(seats, boards, in_fl)
     entries = []
     for seat in seats:
         board = boards[seat.position]
-        if not isinstance(board, dict):
-            raise InvalidEntry(_("Enter %(name)s's three rows.") % {"name": seat.player.name})
         entries.append(
             scoring_board(board, in_fantasyland=in_fl.get(seat.id), streak=streak.get(seat.id, 1))
         )
@@ -182,6 +185,8 @@ def _card_lines(seats, boards, rules, in_fl, streak):
                 "descriptions": cards.get("descriptions"),
             },
         }
+    placed = {card for line in lines.values() for row in ROWS for card in line[row].split()}
+    refuse_wrong_discards(seats, boards, placed)
     return lines
 
 

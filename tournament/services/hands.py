@@ -26,6 +26,7 @@ from tournament.services.errors import (
     Conflict,
     HandConflict,
     InvalidEntry,
+    KeyInUse,
     NotAllowed,
     ServiceError,
     TableOver,
@@ -269,7 +270,11 @@ def _says_the_same(old, old_results, mode, seats, lines):
     )
 
 
-def _existing(key, table):
+def _existing(key, table, same):
+    """The version `key` made at `table` when this submission is that one sent again
+    (`same(version)`: the same hand, recorded or corrected from the same version); None
+    for a new key. A key that made a change at another table, or another change here,
+    is refused: nothing is written, and no "already recorded" answers for another hand."""
     version = (
         HandVersion.objects.filter(idempotency_key=key).select_related("hand").order_by().first()
     )
@@ -277,6 +282,21 @@ def _existing(key, table):
         return None
     if version.hand.table_id != table.pk:
         raise HandConflict(_("This submission was already used at another table; reload the page."))
+    if not same(version):
+        if version.version == 1:
+            change = _("hand %(hand)d as recorded") % {"hand": version.hand.number}
+        else:
+            change = _("hand %(hand)d as corrected (version %(version)d)") % {
+                "hand": version.hand.number,
+                "version": version.version,
+            }
+        raise KeyInUse(
+            _(
+                "This entry's key was already used for %(change)s: nothing was changed now. "
+                "Reload the page and send it again."
+            )
+            % {"change": change}
+        )
     return version
 
 
@@ -310,7 +330,8 @@ def record_hand(
     """Record the next hand at a table, as points (summing to zero) or as cards.
 
     The same submission (idempotency key) twice records one hand: the second
-    answers `created=False`. A second tablet submitting the same hand number gets
+    answers `created=False`. The key of another change (another hand, a correction)
+    is refused (KeyInUse). A second tablet submitting the same hand number gets
     a HandConflict. The cost is the same at every hand: the table's cached
     progress is folded with this hand only.
 
@@ -348,7 +369,9 @@ def record_hand(
             % {"hand": hand_number}
         )
     except (ServiceError, _KeyTaken) as refused:
-        existing = _existing(key, table)
+        existing = _existing(
+            key, table, lambda version: version.version == 1 and version.hand.number == hand_number
+        )
         if existing is not None:
             return Recorded(existing.hand, created=False)
         if isinstance(refused, _KeyTaken):
@@ -509,7 +532,15 @@ def correct_hand(
     key = _key(uuid.uuid4() if idempotency_key is None else idempotency_key)
     hand = saved(hand, Hand, label=_("The hand"))
     table = lock_table(hand.table)
-    existing = _existing(key, table)
+    existing = _existing(
+        key,
+        table,
+        lambda version: (
+            version.hand_id == hand.pk
+            and type(based_on_version) is int
+            and version.version == based_on_version + 1 > 1
+        ),
+    )
     if existing is not None:
         return Recorded(existing.hand, created=False)
     check_table_open(table)

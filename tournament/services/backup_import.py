@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament.audit_legacy import read_back
 from tournament.audit_sentences import fits
@@ -425,17 +426,20 @@ def accounts_note(added, left_blank):
     said = []
     if added:
         said.append(
-            _(
+            ngettext(
                 "%(names)s had no login in this database: added, locked (no password), to "
-                "keep who made each change."
+                "keep who made each change.",
+                "%(names)s had no login in this database: added, locked (no password), to "
+                "keep who made each change.",
+                len(added),
             )
             % {"names": get_text_list(added, _("and"))}
         )
     if left_blank:
         said.append(
             _(
-                "Who made the changes of %(names)s is left blank: no login can have that "
-                "name here (the log keeps it)."
+                "The changes made by %(names)s are kept without who made them: no login can "
+                "have that name here (the log keeps it)."
             )
             % {"names": get_text_list(left_blank, _("and"))}
         )

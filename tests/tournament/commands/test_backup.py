@@ -221,8 +221,8 @@ def test_a_name_no_account_could_have_is_left_blank_and_said(tied, django_user_m
     assert list(django_user_model.objects.values_list("username", flat=True)) == ["director"]
     assert restored.accounts_note == (
         "director had no login in this database: added, locked (no password), to keep who "
-        "made each change. Who made the changes of the TD! is left blank: no login can have "
-        "that name here (the log keeps it)."
+        "made each change. The changes made by the TD! are kept without who made them: no "
+        "login can have that name here (the log keeps it)."
     )
 
 

@@ -14,8 +14,13 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 \
 
 .PHONY: help run venue restore test lint format bench messages clean
 
+# The port `make run` serves on, and that its printed links name: `PORT=8001 make run`
+# (or `make run PORT=8001`) when 8000 is taken.
+PORT ?= 8000
+
 help:
 	@echo "make run    - set up .venv, migrate, load the demo and serve on http://127.0.0.1:8000"
+	@echo "              (PORT=8001 make run: on another port, when 8000 is taken)"
 	@echo "make venue  - serve the room from this laptop (production settings, printed address and QR)"
 	@echo "make restore FILE=backup.json - restore a tournament's backup (docs/backups.md)"
 	@echo "make test   - lint and run the whole test suite"
@@ -29,9 +34,10 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
+	@$(BIN)/python -m config.port $(PORT) --again "PORT={port} make run"
 	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DJANGO_DEBUG=1 $(BIN)/python manage.py demo_setup
-	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+	DJANGO_DEBUG=1 $(BIN)/python manage.py demo_setup --address http://127.0.0.1:$(PORT)
+	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The room's server on this laptop: gunicorn on the local network, DEBUG off, state in var/.
 venue: $(STAMP)
@@ -72,6 +78,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_roundtrip.py
 	$(BIN)/python bench/bench_slow_clients.py
 	$(BIN)/python bench/bench_gc.py
+	$(BIN)/python bench/bench_venue_start.py
 	$(BIN)/python bench/bench_public.py
 
 # Needs GNU gettext (Debian: apt-get install gettext).

@@ -263,6 +263,8 @@ for name, value, least in [
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refused suspicious request (a foreign Host header) is one line, not a traceback.
+    "formatters": {"plain": {"()": "config.log_format.OneLineRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
 }

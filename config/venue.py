@@ -9,8 +9,13 @@ One command, run again every morning of the event:
    the TD's own DJANGO_ALLOWED_HOSTS and DJANGO_PUBLIC_URL's host), and the one phones use:
    VENUE_ADDRESS if set, else the one of the interface that holds the default route (virtual
    bridges such as docker0 left out); it is the public address that every printed link and
-   QR code uses, unless DJANGO_PUBLIC_URL names another;
-3. migrates, collects the static files (whitenoise serves them), makes the TD login;
+   QR code uses, unless DJANGO_PUBLIC_URL names another. A laptop with no network yet (not
+   on the venue's Wi-Fi) has only its own 127.0.0.1: that is said plainly, with what to
+   do, in place of a QR code, and the pages that print links warn the same; the next start
+   finds the address the laptop has then;
+3. migrates, collects the static files (whitenoise serves them) when they changed since
+   the last start (`collectstatic_changed`: collecting takes seconds of CPU), makes the TD
+   login;
 4. prints the address phones use, its QR code and the TD login, then runs gunicorn on all
    of the laptop's addresses (DEBUG off, plain HTTP: the venue Wi-Fi has no certificate),
    with threaded workers that keep each phone's connection (`WORKER_ARGS`).
@@ -23,7 +28,6 @@ Run it as `python -m config.venue [--port 8000] [--workers 3]`.
 """
 
 import argparse
-import errno
 import io
 import ipaddress
 import os
@@ -33,6 +37,9 @@ import subprocess
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from config import port as listening
+from tournament.public_address import this_machine_only
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TD_USERNAME = "td"
@@ -180,22 +187,48 @@ def alternatives(public_url, addresses, port):
     return [link for link in links if link != public_url + "/"]
 
 
-def banner(public_url, password, others=()):
-    """What `make venue` prints: the address phones open and its QR code, the laptop's other
-    addresses (should phones not reach that one), the TD login."""
-    import segno
+def unreachable_reason(public_url, environ):
+    """Why phones cannot reach `public_url`, in one line, or None when they can: an address
+    only this laptop opens (tournament/public_address.py), which `make venue` itself sets
+    on a laptop with no network yet."""
+    if not this_machine_only(urlsplit(public_url).netloc):
+        return None
+    if environ.get("DJANGO_PUBLIC_URL", "").strip():
+        return f"DJANGO_PUBLIC_URL={public_url} is an address only this laptop opens."
+    chosen = environ.get("VENUE_ADDRESS", "").strip()
+    if chosen:
+        return f"VENUE_ADDRESS={chosen} is an address only this laptop opens."
+    return "This laptop has no network address yet: it is not on the venue's Wi-Fi."
 
-    lines = [
-        "",
-        "POFC shootout is serving the room.",
-        f"  Phones and tablets: join the same Wi-Fi, then open {public_url}/",
-        "  (or scan this QR code):",
-    ]
-    qr = segno.make(public_url + "/", error="m", micro=False)
-    text = "\n".join(lines) + "\n"
-    drawing = io.StringIO()
-    qr.terminal(out=drawing, compact=True, border=2)
-    text += drawing.getvalue()
+
+def banner(public_url, password, others=(), unreachable=None):
+    """What `make venue` prints: the address phones open and its QR code, the laptop's other
+    addresses (should phones not reach that one), the TD login. When phones cannot reach
+    the address (`unreachable`: why), no code: what to do instead."""
+    if unreachable:
+        text = "\n".join(
+            [
+                "",
+                "POFC shootout is serving this laptop only: phones cannot reach it yet.",
+                f"  {unreachable}",
+                "  Join the venue's Wi-Fi (or start a hotspot on this laptop), then stop this",
+                "  server (Ctrl+C) and run `make venue` again: it prints the address phones open",
+                "  and its QR code. Or name that address: VENUE_ADDRESS=<address> make venue",
+                "  Until then no table card, poster or big screen has an address phones can open.",
+                f"  On this laptop: {public_url}/",
+            ]
+        )
+        text += "\n"
+    else:
+        text = "\n".join(
+            [
+                "",
+                "POFC shootout is serving the room.",
+                f"  Phones and tablets: join the same Wi-Fi, then open {public_url}/",
+                "  (or scan this QR code):",
+            ]
+        )
+        text += "\n" + qr_drawing(public_url + "/")
     if others:
         text += "  Not reachable? This laptop's other addresses: " + ", ".join(others) + "\n"
         text += "  (VENUE_ADDRESS=<one of them> make venue prints and uses that one)\n"
@@ -207,37 +240,30 @@ def banner(public_url, password, others=()):
     return text
 
 
+def qr_drawing(link):
+    """`link`'s QR code drawn in the terminal."""
+    import segno
+
+    drawing = io.StringIO()
+    segno.make(link, error="m", micro=False).terminal(out=drawing, compact=True, border=2)
+    return drawing.getvalue()
+
+
+# What `make venue` says of a port it cannot listen on (config/port.py).
+AGAIN = "VENUE_PORT={port} make venue"
+GUESS = "is `make venue` already running? Stop it, or "
+
+
 def port_refusal(port, host=BIND_ADDRESS):
     """Why gunicorn could not listen on `host`:`port`, in one line, or None when it can.
-
-    Bound as gunicorn binds it (SO_REUSEADDR, so a port a stopped server left in TIME_WAIT
-    counts as free), then closed at once. What else runs on the port (a `make venue` still
-    serving, another server) is only found out here, before the database is touched.
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError as exc:
-            other = port + 1 if port < 65535 else 8000
-            if exc.errno == errno.EADDRINUSE:
-                return (
-                    f"Port {port} is in use: is `make venue` already running? Stop it, or "
-                    f"choose another port: VENUE_PORT={other} make venue"
-                )
-            return (
-                f"Port {port} cannot be used ({exc.strerror}): choose another port: "
-                f"VENUE_PORT={other} make venue"
-            )
-    return None
+    What else runs on the port (a `make venue` still serving, another server) is only
+    found out here, before the database is touched."""
+    return listening.port_refusal(port, host, AGAIN, GUESS)
 
 
 def check_port(port, host=BIND_ADDRESS):
     """Exit (status 1) with `port_refusal`'s line when the port cannot be listened on."""
-    refusal = port_refusal(port, host)
-    if refusal is not None:
-        print(refusal, file=sys.stderr)
-        sys.exit(1)
+    listening.check_port(port, host, AGAIN, GUESS)
 
 
 def main(argv=None):
@@ -253,16 +279,13 @@ def main(argv=None):
     addresses = lan_addresses()
     env = venue_environment(var_dir, args.port, addresses, os.environ)
     manage(env, "migrate", "--noinput", "-v", "0")
-    manage(env, "collectstatic", "--noinput", "-v", "0")
+    # Only when they changed since the last start: collecting takes seconds of CPU.
+    manage(env, "collectstatic_changed", "--stamp", str(var_dir / "static.stamp"), "-v", "0")
     password = ensure_td_login(env, var_dir)
-    if not addresses:
-        print(
-            "No network address found: is the laptop on the venue Wi-Fi (or its own "
-            "hotspot)? Serving on this laptop only for now.",
-            file=sys.stderr,
-        )
     public = env["DJANGO_PUBLIC_URL"]
-    print(banner(public, password, alternatives(public, addresses, args.port)), flush=True)
+    others = alternatives(public, addresses, args.port)
+    unreachable = unreachable_reason(public, os.environ)
+    print(banner(public, password, others, unreachable), flush=True)
     gunicorn = [
         sys.executable,
         "-m",

@@ -43,7 +43,9 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="session")
-def chromium_browser():
+def chromium_browser(live_server):
+    """Debian's chromium. It asks for the live server so that it is set up after it and
+    closed before it stops: the connections it keeps open to the server close first."""
     if not CHROMIUM.exists():
         if os.environ.get("REQUIRE_BROWSER") == "1":
             pytest.fail(
@@ -68,10 +70,12 @@ def phone_page(chromium_browser, live_server):
 
 
 class _Connections:
-    """The live server's open connections, counted: its threads share the test's in-memory
-    SQLite connection, so a request still being served (a poll the browser sent just before
-    its page closed) must end before the test's database is flushed, or the flush finds a
-    table locked and every later test fails."""
+    """The live server's open connections, counted: on SQLite its threads share the test's
+    in-memory connection, so a request still being served (a poll the browser sent just
+    before its page closed) must end before the test's database is flushed, or the flush
+    finds a table locked and every later test fails; and every connection must be closed
+    before the server stops, or its thread closes the shared connection after the sharing
+    ended (a PytestUnhandledThreadExceptionWarning each)."""
 
     def __init__(self, server):
         self.open = 0
@@ -95,6 +99,15 @@ class _Connections:
             self.changed.wait_for(lambda: self.open == 0, timeout=seconds)
 
 
+@pytest.fixture(scope="session")
+def live_server(live_server):
+    """pytest-django's live server, its connections counted, stopped only once they are
+    closed (the browser, which asks for it, is closed before)."""
+    live_server.connections = _Connections(live_server.thread.httpd)
+    yield live_server
+    live_server.connections.wait_closed(seconds=5)
+
+
 @pytest.fixture(autouse=True)
 def _live_server_idle_before_flush(request):
     """For a test with the live server: once it is over (its browser pages closed), wait for
@@ -103,12 +116,10 @@ def _live_server_idle_before_flush(request):
     if "live_server" not in request.fixturenames:
         yield
         return
-    server = request.getfixturevalue("live_server").thread.httpd
+    server = request.getfixturevalue("live_server")
     request.getfixturevalue("transactional_db")
-    connections = vars(server).get("_counted") or _Connections(server)
-    server._counted = connections
     yield
-    connections.wait_closed(seconds=5)
+    server.connections.wait_closed(seconds=5)
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
@@ -92,6 +93,30 @@ def test_make_knows_the_targets_it_does_not_run_here(target):
         target
     ]
     assert expected in result.stdout
+
+
+def test_make_run_serves_on_the_port_it_is_given_and_its_links_name_it():
+    result = subprocess.run(
+        ["make", "-n", "run", "PORT=8001"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert '-m config.port 8001 --again "PORT={port} make run"' in result.stdout
+    assert "manage.py demo_setup --address http://127.0.0.1:8001" in result.stdout
+    assert "manage.py runserver 127.0.0.1:8001" in result.stdout
+    assert "8000" not in result.stdout
+
+
+def test_make_run_on_a_taken_port_says_so_in_one_line_and_starts_nothing():
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        result = subprocess.run(
+            ["make", "run", f"PORT={port}"], cwd=ROOT, capture_output=True, text=True
+        )
+    assert result.returncode != 0
+    said = f"Port {port} is in use: choose another port: PORT={port + 1} make run"
+    assert said in result.stderr.splitlines()
+    assert "migrate" not in result.stdout  # nothing ran before the check
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")

@@ -75,8 +75,14 @@ def start_venue(var_dir, port, **environ):
             break
     banner = "".join(printed)
     assert "TD login:" in banner, banner
-    # gunicorn's access log goes on to the pipe: read it away so that it never fills.
-    threading.Thread(target=process.stdout.read, daemon=True).start()
+    # gunicorn's log goes on to the pipe: read away (so that it never fills) and kept.
+    process.later = []
+
+    def read_on():
+        for line in process.stdout:
+            process.later.append(line)
+
+    threading.Thread(target=read_on, daemon=True).start()
     while time.monotonic() < deadline:  # gunicorn binds just after the banner
         try:
             requests.get(f"http://127.0.0.1:{port}/", timeout=10)
@@ -100,7 +106,7 @@ def venue(tmp_path_factory, address):
     var_dir = tmp_path_factory.mktemp("venue-var")
     port = free_port()
     process, banner = start_venue(var_dir, port)
-    yield var_dir, port, banner
+    yield var_dir, port, banner, process
     stop(process)
 
 
@@ -113,7 +119,7 @@ def as_phone(port, path, host=None, **kwargs):
 
 
 def test_the_banner_gives_the_address_phones_use_its_qr_code_and_the_td_login(venue, address):
-    var_dir, port, printed = venue
+    var_dir, port, printed, _ = venue
     assert f"open http://{address}:{port}/" in printed
     assert re.search(r"[█▀▄]{10}", printed), "a QR code drawn in the terminal"
     password = (var_dir / "td_password").read_text().strip()
@@ -121,7 +127,7 @@ def test_the_banner_gives_the_address_phones_use_its_qr_code_and_the_td_login(ve
 
 
 def test_phones_reach_it_by_the_laptops_address_with_debug_off(venue):
-    var_dir, port, _ = venue
+    var_dir, port, _, _ = venue
     home = as_phone(port, "/")
     assert home.status_code == 200
     missing = as_phone(port, "/no-such-page/")
@@ -133,6 +139,23 @@ def test_phones_reach_it_by_the_laptops_address_with_debug_off(venue):
         f"http://127.0.0.1:{port}/", headers={"Host": "evil.example"}, timeout=10
     )
     assert stranger.status_code == 400  # only the laptop's own names are allowed hosts
+
+
+def test_a_foreign_host_is_one_line_in_the_tds_terminal(venue):
+    """A stranger's request (a scanner on the venue Wi-Fi) says what was refused in one
+    line, beside its line of the access log: no traceback in the TD's terminal."""
+    _, port, _, process = venue
+    host = "stranger.example"
+    assert as_phone(port, "/", host=host).status_code == 400
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any(host in line for line in process.later):
+        time.sleep(0.1)
+    time.sleep(0.5)  # whatever else it would write comes with it
+    said = [line for line in process.later if host in line and '"GET / HTTP/1.1"' not in line]
+    assert said == [
+        f"Invalid HTTP_HOST header: '{host}'. You may need to add '{host}' to ALLOWED_HOSTS.\n"
+    ]
+    assert not any("Traceback" in line for line in process.later)
 
 
 def raw_get(sock, path, host):
@@ -156,7 +179,7 @@ def test_phones_that_keep_their_connections_open_never_hold_the_room(venue, addr
     answer (its Wi-Fi dropped before it could close it) must not hold a worker. The server
     keeps each phone's connection for its next poll, and with more such phones than
     workers (2 here) every other phone is still answered while they hold theirs."""
-    _, port, _ = venue
+    _, port, _, _ = venue
     host = f"{address}:{port}"
     holding = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(4)]
     try:
@@ -175,7 +198,7 @@ def test_phones_that_keep_their_connections_open_never_hold_the_room(venue, addr
 
 
 def test_the_td_logs_in_with_the_printed_password_and_links_use_the_public_address(venue, address):
-    var_dir, port, _ = venue
+    var_dir, port, _, _ = venue
     # A tournament in play, made in the venue's own database.
     env = venue_environment(var_dir, port, lan_addresses({}), clean_environ())
     made = ["--players", "6", "--seed", "cup", "--name", "Cup", "--stop-after-level", "0"]
@@ -210,7 +233,7 @@ def test_the_td_logs_in_with_the_printed_password_and_links_use_the_public_addre
 
 
 def test_state_is_kept_in_var_the_secret_readable_by_the_owner_alone(venue):
-    var_dir, _, _ = venue
+    var_dir, _, _, _ = venue
     secret = var_dir / "secret_key"
     assert len(secret.read_text().strip()) >= 50
     assert stat.S_IMODE(secret.stat().st_mode) == 0o600
@@ -224,7 +247,7 @@ def test_started_again_with_a_public_name_it_keeps_the_password_and_serves_that_
     """`make venue` again on the same var/, the TD having named the laptop in the room's DNS
     (DJANGO_PUBLIC_URL) and added a host of their own (DJANGO_ALLOWED_HOSTS): the phones
     opening that name are served, and the TD's password is the one printed the first time."""
-    var_dir, first_port, first_banner = venue
+    var_dir, first_port, first_banner, _ = venue
     port = free_port()
     public = f"http://pofc.lan:{port}"
     process, printed = start_venue(
@@ -236,6 +259,9 @@ def test_started_again_with_a_public_name_it_keeps_the_password_and_serves_that_
         assert f"password '{password}'" in printed  # the same login across the restart
         assert f"open {public}/" in printed
         assert f"other addresses: http://{address}:{port}/" in printed
+        # The static files, collected at the first start, are not collected again.
+        assert "Collecting the static files" in first_banner
+        assert "Collecting the static files" not in printed
         for host in (f"pofc.lan:{port}", "td-laptop.example", f"{address}:{port}"):
             assert as_phone(port, "/", host=host).status_code == 200, host
         assert as_phone(port, "/", host="evil.example").status_code == 400
@@ -266,6 +292,31 @@ def test_the_td_password_is_made_once_and_a_changed_one_is_never_reset(tmp_path)
     (tmp_path / "td_password").write_text("not-the-password\n", encoding="utf-8")
     assert ensure_td_login(again, tmp_path) is None
     assert "the password you set" in banner("http://192.168.1.20:8123", None)
+
+
+LOCK_TD = (
+    "from django.contrib.auth.models import User; "
+    "User.objects.create_user('td', password=None, is_active=False)"
+)
+READ_TD = (
+    "from django.contrib.auth.models import User; u = User.objects.get(username='td'); "
+    "kept = open('{path}').read().strip(); "
+    "print(u.is_active, u.is_staff, u.is_superuser, u.check_password(kept))"
+)
+
+
+def test_a_td_a_restore_made_locked_becomes_the_venues_login(tmp_path):
+    """`make restore` into a fresh database, then `make venue`: the restore made the file's
+    TD `td` a locked account (to keep who made the draws); the venue opens it with the
+    password it prints, and the draws stay his."""
+    env = venue_environment(tmp_path, 8123, ["192.168.1.20"], clean_environ())
+    manage(env, "migrate", "--noinput", "-v", "0")
+    manage(env, "shell", "-v", "0", "-c", LOCK_TD, capture=True)
+    password = ensure_td_login(env, tmp_path)
+    assert password == (tmp_path / "td_password").read_text().strip()
+    path = tmp_path / "td_password"
+    read = manage(env, "shell", "-v", "0", "-c", READ_TD.format(path=path), capture=True)
+    assert read.stdout.split() == ["True", "True", "True", "True"]
 
 
 def test_a_public_address_and_the_tds_own_hosts_are_allowed_hosts(tmp_path):
@@ -330,6 +381,79 @@ def test_no_network_address_at_all_serves_this_laptop_only(monkeypatch, tmp_path
     assert lan_addresses({}) == []
     env = venue_environment(tmp_path, 8000, [], {})
     assert env["DJANGO_PUBLIC_URL"] == "http://127.0.0.1:8000"
+
+
+QR = re.compile(r"[█▀▄]{10}")
+
+
+def started(monkeypatch, tmp_path, addresses, environ=None):
+    """`make venue` started (up to gunicorn, not run) on a laptop with these addresses:
+    what it printed, and the environment gunicorn would get."""
+    ran = []
+    monkeypatch.setattr(venue_module, "manage", lambda *args, **kwargs: None)
+    monkeypatch.setattr(venue_module, "lan_addresses", lambda *args: list(addresses))
+    monkeypatch.setattr(venue_module, "ensure_td_login", lambda *args: "pw")
+    monkeypatch.setattr(venue_module.os, "execve", lambda path, argv, env: ran.append(env))
+    monkeypatch.setattr(venue_module.os, "chdir", lambda path: None)
+    monkeypatch.setattr(venue_module.os, "environ", {**clean_environ(), **(environ or {})})
+    port = free_port()
+    venue_module.main(["--port", str(port), "--var", str(tmp_path / "var")])
+    (env,) = ran
+    return env, port
+
+
+def test_a_laptop_not_yet_on_the_wifi_is_told_that_phones_cannot_reach_it(
+    monkeypatch, tmp_path, capsys
+):
+    """No network yet: the address is the laptop's own, and the terminal says so plainly,
+    what to do, and draws no QR code of 127.0.0.1 (the printing pages warn the same)."""
+    env, port = started(monkeypatch, tmp_path, [])
+    printed = capsys.readouterr().out
+    assert env["DJANGO_PUBLIC_URL"] == f"http://127.0.0.1:{port}"
+    assert "phones cannot reach it yet" in printed
+    assert "This laptop has no network address yet: it is not on the venue's Wi-Fi." in printed
+    assert "Join the venue's Wi-Fi (or start a hotspot on this laptop)" in printed
+    assert "run `make venue` again" in printed
+    assert "VENUE_ADDRESS=<address> make venue" in printed
+    assert f"On this laptop: http://127.0.0.1:{port}/" in printed
+    assert "serving the room" not in printed and "open http" not in printed
+    assert not QR.search(printed)
+    assert f"TD login: http://127.0.0.1:{port}/accounts/login/" in printed
+
+
+def test_the_next_start_on_the_wifi_picks_the_address_up(monkeypatch, tmp_path, capsys):
+    started(monkeypatch, tmp_path, [])
+    capsys.readouterr()
+    env, port = started(monkeypatch, tmp_path, ["192.168.1.20"])  # joined the Wi-Fi
+    printed = capsys.readouterr().out
+    assert env["DJANGO_PUBLIC_URL"] == f"http://192.168.1.20:{port}"
+    assert f"open http://192.168.1.20:{port}/" in printed
+    assert QR.search(printed)
+    assert "cannot reach" not in printed
+
+
+@pytest.mark.parametrize(
+    ("environ", "why"),
+    [
+        (
+            {"DJANGO_PUBLIC_URL": "http://localhost:8000"},
+            "DJANGO_PUBLIC_URL=http://localhost:8000 is an address only this laptop opens.",
+        ),
+        (
+            {"VENUE_ADDRESS": "127.0.0.1"},
+            "VENUE_ADDRESS=127.0.0.1 is an address only this laptop opens.",
+        ),
+    ],
+)
+def test_an_address_only_this_laptop_opens_chosen_by_hand_is_said_too(
+    monkeypatch, tmp_path, capsys, environ, why
+):
+    chosen = ["127.0.0.1"] if "VENUE_ADDRESS" in environ else []
+    started(monkeypatch, tmp_path, [*chosen, "192.168.1.20"], environ)
+    printed = capsys.readouterr().out
+    assert why in printed
+    assert "other addresses: http://192.168.1.20:" in printed
+    assert not QR.search(printed)
 
 
 # ---------------------------------------------------------------- a port already in use

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models.functions import Lower
-from django.template.defaultfilters import filesizeformat
 from django.utils.functional import lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
@@ -37,7 +36,7 @@ from tournament.names import (
     compare_list,
     strip_invisible,
 )
-from tournament.services.backup_schema import MAX_BYTES, parse_backup
+from tournament.services.backup_schema import MAX_BYTES, parse_backup, too_large
 from tournament.services.errors import InvalidEntry
 from tournament.services.hands import MAX_POINTS
 from tournament.services.registration import MIN_HANDS_RANGE, taken_names
@@ -852,14 +851,7 @@ class ImportForm(forms.Form):
         """Size, encoding, nesting and JSON checked by the import's own parser."""
         upload = self.cleaned_data["backup"]
         if upload.size > MAX_BACKUP_BYTES:  # refused before reading it into memory
-            raise ValidationError(
-                _("The file is %(size)s; a backup can be at most %(max)s."),
-                code="too_large",
-                params={
-                    "size": filesizeformat(upload.size),
-                    "max": filesizeformat(MAX_BACKUP_BYTES),
-                },
-            )
+            raise ValidationError(str(too_large(upload.size)), code="too_large")
         upload.seek(0)
         try:
             self.backup_data = parse_backup(upload.read())

@@ -656,9 +656,12 @@ class FormSubmission(models.Model):
 
     Written in the same transaction as the change, so a key is kept exactly when
     the change was made. Hand entries have their own key on the hand version.
+    `fingerprint` tells the same submission sent again from another change made with
+    its key (views/once.py); empty in rows kept before it was.
     """
 
     key = models.UUIDField(unique=True)
+    fingerprint = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -3,11 +3,13 @@
 The TD often opens the pages that print links (table cards, the poster, a table's revisor
 access) on the laptop that serves them, as http://127.0.0.1:8000: a link built from that
 host reaches nobody else. So links are built from settings.PUBLIC_URL (DJANGO_PUBLIC_URL;
-`make venue` sets it); without it from the TD's own host, and the pages say plainly when
-that host is one no phone can reach.
+`make venue` sets it); without it from the TD's own host. Either way the pages say plainly
+when that address is one no phone can reach: `make venue` started on a laptop with no
+network yet sets 127.0.0.1 itself.
 """
 
 import ipaddress
+from urllib.parse import urlsplit
 
 from django.conf import settings
 
@@ -19,20 +21,31 @@ def public_link(request, path):
     return request.build_absolute_uri(path)
 
 
-def unreachable_host(request):
-    """The TD's host when links would be built from it and no other device can reach it
-    (loopback, 0.0.0.0, link-local, or a name for this machine alone); otherwise None."""
-    if settings.PUBLIC_URL:
-        return None
-    host = request.get_host()
+def this_machine_only(host):
+    """Whether `host` (a name or address, with or without its port) is one only this
+    computer opens: loopback, 0.0.0.0, link-local (169.254.x.x: no DHCP answered), or a
+    name for this machine alone."""
     name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
     name = name.strip("[]").lower()
     if name == "localhost" or name.endswith(".localhost"):
-        return host
+        return True
     try:
         address = ipaddress.ip_address(name)
     except ValueError:
-        return None
-    if address.is_loopback or address.is_unspecified or address.is_link_local:
-        return host
-    return None
+        return False
+    return address.is_loopback or address.is_unspecified or address.is_link_local
+
+
+def unreachable_host(request):
+    """The host links are built from (the public address's, else the TD's own) when no
+    other device can reach it; otherwise None."""
+    host = urlsplit(settings.PUBLIC_URL).netloc if settings.PUBLIC_URL else request.get_host()
+    return host if this_machine_only(host) else None
+
+
+def address_warning(request):
+    """What a page that prints links needs for its warning (_address_warning.html): the
+    unreachable host, and whether it is the public address (set, by `make venue` on a
+    laptop with no network yet, or by hand) rather than the TD's own."""
+    host = unreachable_host(request)
+    return {"unreachable_host": host, "unreachable_public": bool(host and settings.PUBLIC_URL)}

@@ -697,7 +697,11 @@ def test_import_form_refuses_a_file_over_20_mb():
     form = ImportForm({}, upload(b" " * (MAX_BACKUP_BYTES + 1)))
     assert MAX_BACKUP_BYTES == 20 * 1024 * 1024
     assert not form.is_valid()
-    assert errors(form, "backup") == ["The file is 20.0\xa0MB; a backup can be at most 20.0\xa0MB."]
+    assert errors(form, "backup") == [
+        "The file is more than 20.0\xa0MB; a backup can be at most 20.0\xa0MB."
+    ]
+    form = ImportForm({}, upload(b" " * (MAX_BACKUP_BYTES + 3 * 1024 * 1024)))
+    assert errors(form, "backup") == ["The file is 23.0\xa0MB; a backup can be at most 20.0\xa0MB."]
 
 
 @pytest.mark.parametrize(

@@ -90,15 +90,17 @@ def td_tournament_list(*, released_only=False):
     return rows
 
 
-def form_submitted(key):
-    """Whether a TD form with this one-time key was already carried out: 1 query.
+def form_submitted(key, fingerprint):
+    """Whether a TD form with this one-time key was already carried out, sent as it is
+    now (`fingerprint`, views/once.py): 1 query. A key kept for another change is not.
 
     Checked before a form is validated against the database, so that a double
     click is answered "already done" rather than "Anna is already registered".
     """
     from tournament.models import FormSubmission
 
-    return FormSubmission.objects.filter(key=key).exists()
+    kept = FormSubmission.objects.filter(key=key).values_list("fingerprint", flat=True)
+    return kept.first() in ("", fingerprint)  # "": kept before fingerprints were
 
 
 def first_draw_made(tournament):

@@ -13,8 +13,11 @@ refusal is an `InvalidEntry` naming the place in the file; nothing is kept.
 """
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament.audit_legacy import read_back
 from tournament.audit_sentences import fits
@@ -56,6 +59,8 @@ class _Writer:
     def __init__(self, data):
         self.data = data
         self.users = {}
+        self.added = []  # usernames given a locked account (`locked_account`)
+        self.left_blank = []  # usernames no account could have
         self.players = {}
         self.tables = {}  # table key (level, draw, table numbers) -> Table
         # (level, table, hand numbers) of the hands the file's audit log has an entry
@@ -74,11 +79,34 @@ class _Writer:
         self.stamps = {}
 
     def user(self, username):
+        """The account named `username`; one made for it, locked, when this database has
+        none (`locked_account`), so that who made each change is kept."""
         if username is None:
             return None
         if username not in self.users:
-            self.users[username] = get_user_model().objects.filter(username=username).first()
+            model = get_user_model()
+            found = model._default_manager.filter(**{model.USERNAME_FIELD: username}).first()
+            self.users[username] = found or self.locked_account(username)
         return self.users[username]
+
+    def locked_account(self, username):
+        """An account for a name of the file that has none here: inactive, with no password
+        (nobody logs in with it until someone gives it one: `make venue` does for its TD).
+        A name no account could have here (not as Django would write it) is left out: the
+        field stays blank, as the log keeps the name."""
+        model = get_user_model()
+        try:
+            model._meta.get_field(model.USERNAME_FIELD).run_validators(username)
+        except ValidationError:
+            self.left_blank.append(username)
+            return None
+        if model.normalize_username(username) != username:
+            self.left_blank.append(username)
+            return None
+        self.added.append(username)
+        return model._default_manager.create_user(
+            **{model.USERNAME_FIELD: username}, password=None, is_active=False
+        )
 
     def stamp(self, obj, field, value):
         self.stamps.setdefault((type(obj), field), []).append((obj, value))
@@ -363,7 +391,9 @@ def import_tournament(data, *, actor=None):
     Refused (InvalidEntry, naming the place in the file) when the data is
     malformed, contradicts itself or its history, or a tournament of that name
     (case, accents and blanks aside) already exists. Users are matched by username;
-    a missing user leaves the field empty (audit entries keep the label).
+    a username this database has no account for gets one, locked (`_Writer.
+    locked_account`), so that who made each draw, penalty and hand is kept. The
+    tournament's `accounts_note` says so (None when every name had an account).
     """
     data = check_backup(data)
     check_facts(data)
@@ -387,7 +417,33 @@ def import_tournament(data, *, actor=None):
         params={"name": tournament.name, "exported": exported},
         after={"levels": len(data["levels"]), "players": len(data["players"])},
     )
+    tournament.accounts_note = accounts_note(writer.added, writer.left_blank)
     return tournament
+
+
+def accounts_note(added, left_blank):
+    """What the TD is told of the accounts an import made, or could not make: one line."""
+    said = []
+    if added:
+        said.append(
+            ngettext(
+                "%(names)s had no login in this database: added, locked (no password), to "
+                "keep who made each change.",
+                "%(names)s had no login in this database: added, locked (no password), to "
+                "keep who made each change.",
+                len(added),
+            )
+            % {"names": get_text_list(added, _("and"))}
+        )
+    if left_blank:
+        said.append(
+            _(
+                "The changes made by %(names)s are kept without who made them: no login can "
+                "have that name here (the log keeps it)."
+            )
+            % {"names": get_text_list(left_blank, _("and"))}
+        )
+    return " ".join(said) or None
 
 
 def import_backup(raw, *, actor=None):

@@ -102,16 +102,28 @@ def _object(pairs):
     return data
 
 
+def too_large(size=None):
+    """The refusal of a file over MAX_BYTES: its size (`size` bytes), or "more than" the
+    limit when only its beginning was read (`size` None) or its size reads as the limit's
+    (20.0 MB, and 20 MB and a byte)."""
+    limit = filesizeformat(MAX_BYTES)
+    if size is None or filesizeformat(size) == limit:
+        return InvalidEntry(
+            _("The file is more than %(max)s; a backup can be at most %(max)s.") % {"max": limit}
+        )
+    return InvalidEntry(
+        _("The file is %(size)s; a backup can be at most %(max)s.")
+        % {"size": filesizeformat(size), "max": limit}
+    )
+
+
 def parse_backup(raw):
     """The JSON data in a backup file's bytes: size, encoding and nesting checked first."""
     if not isinstance(raw, (bytes, bytearray, memoryview)):
         raise InvalidEntry(_("The backup file is empty."))
     raw = bytes(raw)
     if len(raw) > MAX_BYTES:
-        raise InvalidEntry(
-            _("The file is %(size)s; a backup can be at most %(max)s.")
-            % {"size": filesizeformat(len(raw)), "max": filesizeformat(MAX_BYTES)}
-        )
+        raise too_large(len(raw))
     if not raw.strip():
         raise InvalidEntry(_("The backup file is empty."))
     try:

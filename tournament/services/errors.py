@@ -24,6 +24,12 @@ class HandConflict(Conflict):
     corrected the hand since the correction's page was shown."""
 
 
+class KeyInUse(Conflict):
+    """The submission's one-time key already belongs to another change, which was made
+    (another hand, another form, the same form with other values): nothing is changed, and
+    no "already done" is answered for a change that was not asked for."""
+
+
 class TableOver(ServiceError):
     """The table has played all its hands."""
 

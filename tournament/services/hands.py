@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from scoring import InvalidHand, parse_row, score_hand
 from scoring.cards import card_code
+from tournament.board_parts import refuse_stray_parts, refuse_wrong_discards
 from tournament.hand_errors import invalid_hand_message
 from tournament.models import (
     Hand,
@@ -25,6 +26,7 @@ from tournament.services.errors import (
     Conflict,
     HandConflict,
     InvalidEntry,
+    KeyInUse,
     NotAllowed,
     ServiceError,
     TableOver,
@@ -151,11 +153,13 @@ def scoring_board(board, *, in_fantasyland, streak):
 def _card_lines(seats, boards, rules, in_fl, streak):
     if not isinstance(boards, dict) or set(boards) != {seat.position for seat in seats}:
         raise InvalidEntry(_("Enter the cards of every player in the hand."))
+    for seat in seats:
+        if not isinstance(boards[seat.position], dict):
+            raise InvalidEntry(_("Enter %(name)s's three rows.") % {"name": seat.player.name})
+    refuse_stray_parts(seats, boards, in_fl)
     entries = []
     for seat in seats:
         board = boards[seat.position]
-        if not isinstance(board, dict):
-            raise InvalidEntry(_("Enter %(name)s's three rows.") % {"name": seat.player.name})
         entries.append(
             scoring_board(board, in_fantasyland=in_fl.get(seat.id), streak=streak.get(seat.id, 1))
         )
@@ -182,6 +186,8 @@ def _card_lines(seats, boards, rules, in_fl, streak):
                 "descriptions": cards.get("descriptions"),
             },
         }
+    placed = {card for line in lines.values() for row in ROWS for card in line[row].split()}
+    refuse_wrong_discards(seats, boards, placed)
     return lines
 
 
@@ -264,7 +270,11 @@ def _says_the_same(old, old_results, mode, seats, lines):
     )
 
 
-def _existing(key, table):
+def _existing(key, table, same):
+    """The version `key` made at `table` when this submission is that one sent again
+    (`same(version)`: the same hand, recorded or corrected from the same version); None
+    for a new key. A key that made a change at another table, or another change here,
+    is refused: nothing is written, and no "already recorded" answers for another hand."""
     version = (
         HandVersion.objects.filter(idempotency_key=key).select_related("hand").order_by().first()
     )
@@ -272,6 +282,21 @@ def _existing(key, table):
         return None
     if version.hand.table_id != table.pk:
         raise HandConflict(_("This submission was already used at another table; reload the page."))
+    if not same(version):
+        if version.version == 1:
+            change = _("hand %(hand)d as recorded") % {"hand": version.hand.number}
+        else:
+            change = _("hand %(hand)d as corrected (version %(version)d)") % {
+                "hand": version.hand.number,
+                "version": version.version,
+            }
+        raise KeyInUse(
+            _(
+                "This entry's key was already used for %(change)s: nothing was changed now. "
+                "Reload the page and send it again."
+            )
+            % {"change": change}
+        )
     return version
 
 
@@ -305,7 +330,8 @@ def record_hand(
     """Record the next hand at a table, as points (summing to zero) or as cards.
 
     The same submission (idempotency key) twice records one hand: the second
-    answers `created=False`. A second tablet submitting the same hand number gets
+    answers `created=False`. The key of another change (another hand, a correction)
+    is refused (KeyInUse). A second tablet submitting the same hand number gets
     a HandConflict. The cost is the same at every hand: the table's cached
     progress is folded with this hand only.
 
@@ -343,7 +369,9 @@ def record_hand(
             % {"hand": hand_number}
         )
     except (ServiceError, _KeyTaken) as refused:
-        existing = _existing(key, table)
+        existing = _existing(
+            key, table, lambda version: version.version == 1 and version.hand.number == hand_number
+        )
         if existing is not None:
             return Recorded(existing.hand, created=False)
         if isinstance(refused, _KeyTaken):
@@ -504,7 +532,15 @@ def correct_hand(
     key = _key(uuid.uuid4() if idempotency_key is None else idempotency_key)
     hand = saved(hand, Hand, label=_("The hand"))
     table = lock_table(hand.table)
-    existing = _existing(key, table)
+    existing = _existing(
+        key,
+        table,
+        lambda version: (
+            version.hand_id == hand.pk
+            and type(based_on_version) is int
+            and version.version == based_on_version + 1 > 1
+        ),
+    )
     if existing is not None:
         return Recorded(existing.hand, created=False)
     check_table_open(table)

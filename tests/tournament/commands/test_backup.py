@@ -163,26 +163,67 @@ def tied(make_tournament, td_user):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_missing_user_becomes_nobody_but_keeps_the_label(tied, django_user_model):
+def test_a_missing_user_gets_a_locked_account_and_keeps_who_made_each_change(
+    tied, django_user_model
+):
+    """A restore into a fresh database (no `make venue` there before): the TD of the file,
+    `director`, has no login here. Who settled the tie, made the draw and the tournament is
+    kept, as an account nobody can log in with."""
     exported = export_tournament(tied)
     (table,) = exported["levels"][0]["draws"][0]["tables"]
     winner = next(seat["player"] for seat in table["seats"] if seat["position"] == 1)
     assert table["tie_settlements"][0]["winner"] == winner == table["winner"]
     assert table["tie_settlements"][0]["created_by"] == "director"
+    assert exported["levels"][0]["draws"][0]["created_by"] == "director"
 
     empty_database(django_user_model, usernames=())
     restored = import_tournament(exported)
 
+    director = django_user_model.objects.get()
+    assert director.username == "director"
+    assert not director.is_active and not director.has_usable_password()
+    assert not director.is_staff and not director.is_superuser
     restored_table = Table.objects.get(level__tournament=restored)
     assert restored_table.winner.number == winner and restored_table.is_over
     settlement = restored_table.tie_settlements.get()
-    assert (settlement.reason, settlement.created_by) == ("High card", None)
-    assert restored.created_by is None
+    assert (settlement.reason, settlement.created_by) == ("High card", director)
+    assert restored_table.draw.created_by == director
+    assert restored.created_by == director
     entries = AuditEntry.objects.filter(tournament=restored).exclude(action="tournament.import")
-    assert {(e.actor, e.actor_label) for e in entries} == {(None, "director")}
+    assert {(e.actor, e.actor_label) for e in entries} == {(director, "director")}
+    assert restored.accounts_note == (
+        "director had no login in this database: added, locked (no password), to keep who "
+        "made each change."
+    )
     again = export_tournament(restored)
-    assert again["created_by"] is None
-    assert {entry["actor_label"] for entry in again["audit"]} == {"director", "system"}
+    assert again["created_by"] == "director"
+    assert again["levels"][0]["draws"][0]["created_by"] == "director"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_user_the_database_has_is_used_and_nothing_is_said(tied, django_user_model):
+    exported = export_tournament(tied)
+    empty_database(django_user_model)  # director's login made again, as `make venue` would
+    restored = import_tournament(exported)
+    director = django_user_model.objects.get()
+    assert director.is_active and director.check_password("td-pass-123")
+    assert Table.objects.get(level__tournament=restored).draw.created_by == director
+    assert restored.accounts_note is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_name_no_account_could_have_is_left_blank_and_said(tied, django_user_model):
+    exported = export_tournament(tied)
+    exported["levels"][0]["draws"][0]["created_by"] = "the TD!"  # spaces, "!": no username
+    empty_database(django_user_model, usernames=())
+    restored = import_tournament(exported)
+    assert Table.objects.get(level__tournament=restored).draw.created_by is None
+    assert list(django_user_model.objects.values_list("username", flat=True)) == ["director"]
+    assert restored.accounts_note == (
+        "director had no login in this database: added, locked (no password), to keep who "
+        "made each change. The changes made by the TD! are kept without who made them: no "
+        "login can have that name here (the log keeps it)."
+    )
 
 
 @pytest.mark.django_db(transaction=True)

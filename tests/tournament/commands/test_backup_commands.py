@@ -31,7 +31,11 @@ def test_export_to_a_file_then_import_it_into_an_empty_database(played, tmp_path
     call_command("import_tournament", str(path), stdout=out)
 
     restored = Tournament.objects.get()
-    assert out.getvalue().strip() == f"Imported Cup (id {restored.pk})."
+    assert out.getvalue().splitlines() == [
+        f"Imported Cup (id {restored.pk}).",
+        "director had no login in this database: added, locked (no password), to keep who "
+        "made each change.",
+    ]
     table = restored.levels.get().tables.get()
     assert sorted(seat.total for seat in table.seats.all()) == [-6, 0, 6]
 

@@ -109,3 +109,16 @@ def test_no_links_without_the_demo_tournament(make_tournament, small_demo):
     make_tournament(players=2, name="Real one")
     out = run_demo_setup()
     assert "/r/" not in out and "Revisor links" not in out
+
+
+def test_the_links_name_the_address_make_run_serves_on(small_demo):
+    """`PORT=8001 make run` passes its address: the login and every link name port 8001."""
+    out = io.StringIO()
+    call_command("demo_setup", "--address", "http://127.0.0.1:8001", stdout=out)
+    out = out.getvalue()
+    in_play = Tournament.objects.get(name="In play")
+    assert "Open http://127.0.0.1:8001/ and log in at http://127.0.0.1:8001/accounts/login/" in out
+    assert f"dashboard is http://127.0.0.1:8001/td/{in_play.pk}/" in out
+    (table,) = Table.objects.open().filter(level__tournament=in_play)
+    assert f"http://127.0.0.1:8001/r/{table.revisor_key}/  code {table.revisor_code}" in out
+    assert "8000" not in out

@@ -17,7 +17,6 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
-from django.template.defaultfilters import filesizeformat
 from django.utils import translation
 
 from tests.tournament.conftest import row_counts
@@ -128,10 +127,15 @@ def test_brackets_inside_text_do_not_count_as_nesting(in_play):
 
 
 @pytest.mark.django_db
-def test_a_file_over_the_size_limit():
-    raw = b" " * (backup.MAX_BYTES + 1)
-    size, limit = filesizeformat(len(raw)), filesizeformat(backup.MAX_BYTES)
-    refused(raw, f"The file is {size}; a backup can be at most {limit}.")
+def test_a_file_over_the_size_limit_is_told_its_own_size():
+    """Its size, never the limit's: a byte over the limit reads as the limit (20.0 MB)."""
+    refused(
+        b" " * (30 * 1024 * 1024), "The file is 30.0\xa0MB; a backup can be at most 20.0\xa0MB."
+    )
+    refused(
+        b" " * (backup.MAX_BYTES + 1),
+        "The file is more than 20.0\xa0MB; a backup can be at most 20.0\xa0MB.",
+    )
 
 
 @pytest.mark.django_db

@@ -9,8 +9,10 @@ one line it prints instead of a traceback.
 
 import io
 import os
+import sqlite3
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -200,3 +202,66 @@ def test_run_as_make_restore_runs_it_one_line_and_no_traceback(tmp_path):
         f"CommandError: Cannot read {tmp_path / 'missing.json'}: No such file or directory."
     ]
     assert not new.exists()
+
+
+def test_restored_into_a_fresh_database_it_keeps_who_made_each_draw_and_says_so(
+    db, backup_file, tmp_path
+):
+    """No `make venue` there first, so no login of the file's TD (`director`): the restore
+    keeps him as who made the draw and the hands, as an account nobody logs in with yet."""
+    fresh = tmp_path / "fresh.sqlite3"
+    done = restore(backup_file, f"sqlite:///{fresh}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2:] == [
+        "Imported Cup (id 1).",
+        "director had no login in this database: added, locked (no password), to keep who "
+        "made each change.",
+    ]
+    with sqlite3.connect(fresh) as restored:
+        makers = restored.execute(
+            "SELECT username, is_active, is_staff, password FROM tournament_draw "
+            "JOIN auth_user ON auth_user.id = tournament_draw.created_by_id"
+        ).fetchall()
+    ((username, active, staff, password),) = makers
+    assert (username, active, staff) == ("director", 0, 0)
+    assert password.startswith("!")  # Django's mark of a password nobody can type
+
+
+MB = 1024 * 1024
+
+
+def test_a_backup_over_the_size_limit_is_told_its_own_size_not_the_part_read(tmp_path):
+    """50 MB (padding in an unknown key, 100,000 audit entries, garbage): the command reads
+    20 MB and a byte of it, and says the file's size, as `make restore` prints it."""
+    large = tmp_path / "large.json"
+    with large.open("wb") as file:
+        file.truncate(50 * MB)
+    done = restore(large, f"sqlite:///{tmp_path / 'restored.sqlite3'}")
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "CommandError: The file is 50.0\xa0MB; a backup can be at most 20.0\xa0MB."
+    ]
+    assert not (tmp_path / "restored.sqlite3").exists()  # refused before the database
+
+
+def test_a_backup_read_from_a_pipe_is_more_than_the_limit(db, tmp_path):
+    """A pipe's size is not known: only that it went on past the limit."""
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+
+    def write():
+        try:
+            with pipe.open("wb") as end:
+                for _chunk in range(25):
+                    end.write(b" " * MB)
+        except BrokenPipeError:
+            pass  # the command stopped reading at the limit
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    with pytest.raises(CommandError) as refused:
+        call_command("import_tournament", str(pipe))
+    writer.join(timeout=10)
+    assert str(refused.value) == (
+        "The file is more than 20.0\xa0MB; a backup can be at most 20.0\xa0MB."
+    )

@@ -4,7 +4,7 @@ import pytest
 from django.test import RequestFactory
 
 from tournament.models import FormSubmission, Tournament
-from tournament.services import InvalidEntry, registration
+from tournament.services import InvalidEntry, KeyInUse, registration
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
 
 pytestmark = pytest.mark.django_db
@@ -37,3 +37,40 @@ def test_a_refused_change_keeps_no_key_so_the_corrected_form_can_be_sent(td_user
 
 def test_an_unbound_form_gets_a_fresh_key_each_time():
     assert OnceForm().initial["submission_key"] != OnceForm().initial["submission_key"]
+
+
+def posted(td_user, path="/td/1/players/", **data):
+    request = RequestFactory().post(path, {"csrfmiddlewaretoken": uuid.uuid4().hex, **data})
+    request.user = td_user
+    return request
+
+
+def creating(td_user, name):
+    return lambda: registration.create_tournament(actor=td_user, name=name)
+
+
+def test_a_key_kept_for_another_change_is_refused_and_nothing_is_changed(td_user):
+    key = uuid.uuid4()
+    submit_once(posted(td_user, name="Cup"), key, creating(td_user, "Cup"))
+    # The same fields again (another CSRF token: another tab): the same submission.
+    assert submit_once(posted(td_user, name="Cup"), key, creating(td_user, "Cup")) is ALREADY_DONE
+    for other in (
+        posted(td_user, name="Spring Cup"),
+        posted(td_user, "/td/2/players/", name="Cup"),
+    ):
+        with pytest.raises(KeyInUse) as refused:
+            submit_once(other, key, creating(td_user, "Spring Cup"))
+        assert refused.value.message == (
+            "This form's key was already used for another change, which was made: nothing "
+            "was changed now. Reload the page and send it again."
+        )
+    assert list(Tournament.objects.values_list("name", flat=True)) == ["Cup"]
+    assert FormSubmission.objects.count() == 1
+
+
+def test_a_key_kept_before_fingerprints_counts_as_the_same_submission(td_user):
+    """Kept by the version before (no fingerprint): a double click then is still one."""
+    key = uuid.uuid4()
+    FormSubmission.objects.create(key=key, user=td_user)
+    assert submit_once(posted(td_user, name="Cup"), key, creating(td_user, "Cup")) is ALREADY_DONE
+    assert not Tournament.objects.exists()

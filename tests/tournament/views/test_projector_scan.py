@@ -70,3 +70,14 @@ def test_without_a_public_address_the_hosts_own_and_none_for_a_loopback_one(
     html = client.get(projector(tournament), HTTP_HOST="127.0.0.1:8000").content.decode()
     assert not SCAN.findall(html)
     assert "Scan for your table" not in html
+
+
+@pytest.mark.parametrize("public", ["http://127.0.0.1:8000", "http://169.254.10.20:8000"])
+def test_a_public_address_no_phone_reaches_draws_no_code(client, tournament, settings, public):
+    """`make venue` started before the laptop joined the Wi-Fi sets 127.0.0.1 (a cable with
+    no DHCP answer gives 169.254.x.x): a code of it would send the room nowhere."""
+    settings.PUBLIC_URL = public
+    settings.ALLOWED_HOSTS = ["*"]
+    html = client.get(projector(tournament), HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert not SCAN.findall(html)
+    assert "Scan for your table" not in html

@@ -79,6 +79,43 @@ def test_a_reachable_host_gets_no_warning(td_client, table, settings, page):
     assert "192.168.1.20:8000/" in html
 
 
+NO_NETWORK = "The server was started while this computer had no network address"
+
+
+@pytest.mark.parametrize("page", ["access", "cards", "poster", "stations"])
+@pytest.mark.parametrize(
+    "public", ["http://127.0.0.1:8000", "http://localhost:8000", "http://169.254.10.20:8000"]
+)
+def test_a_public_address_no_phone_reaches_is_said_before_printing(
+    td_client, table, settings, page, public
+):
+    """`make venue` on a laptop not yet on the Wi-Fi sets the public address to
+    127.0.0.1 itself: every page that prints links says so, with what to do, whatever host
+    the TD opened it at."""
+    settings.PUBLIC_URL = public
+    settings.ALLOWED_HOSTS = ["*"]
+    urls = {
+        **pages(table),
+        "stations": reverse("td:station_cards", args=[table.level.tournament_id]),
+    }
+    host = public.removeprefix("http://")
+    for opened_at in ("127.0.0.1:8000", "192.168.1.20:8000"):
+        html = td_client.get(urls[page], HTTP_HOST=opened_at).content.decode()
+        assert WARNING in html
+        assert f"start with {host}," in html
+        assert NO_NETWORK in html
+        assert "join the Wi-Fi or start a hotspot" in html
+        if page != "stations":  # station cards print nothing before a station is made
+            assert html.index(WARNING) < html.index(f"{host}/")
+
+
+def test_the_warning_without_a_public_address_says_how_to_set_one(td_client, table, settings):
+    settings.PUBLIC_URL = ""
+    html = td_client.get(pages(table)["cards"], HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert "serve the site with make venue" in html
+    assert NO_NETWORK not in html
+
+
 def test_the_warning_speaks_swedish(td_client, table, settings):
     settings.PUBLIC_URL = ""
     td_client.cookies["django_language"] = "sv"
@@ -110,11 +147,27 @@ def test_which_hosts_no_phone_can_reach(settings, host, unreachable):
     assert unreachable_host(request) == (host if unreachable else None)
 
 
-def test_a_set_public_address_is_never_unreachable_and_prefixes_paths(settings):
+def test_a_reachable_public_address_is_never_unreachable_and_prefixes_paths(settings):
     settings.PUBLIC_URL = "https://sm.example.se"
     request = RequestFactory().get("/", HTTP_HOST="127.0.0.1:8000")
     assert unreachable_host(request) is None
     assert public_link(request, "/t/3/") == "https://sm.example.se/t/3/"
+
+
+@pytest.mark.parametrize(
+    ("public", "host"),
+    [
+        ("http://127.0.0.1:8000", "127.0.0.1:8000"),
+        ("http://localhost:8000", "localhost:8000"),
+        ("http://[::1]:8000", "[::1]:8000"),
+        ("http://169.254.10.20:8000", "169.254.10.20:8000"),
+        ("http://0.0.0.0:8000", "0.0.0.0:8000"),
+    ],
+)
+def test_a_public_address_on_this_machine_alone_is_unreachable(settings, public, host):
+    settings.PUBLIC_URL = public
+    request = RequestFactory().get("/", HTTP_HOST="192.168.1.20:8000")
+    assert unreachable_host(request) == host
 
 
 @pytest.mark.parametrize(

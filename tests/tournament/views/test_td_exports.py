@@ -17,7 +17,7 @@ from tests.tournament.conftest import play_named, positions, single_table
 from tournament.autoplay import simulate
 from tournament.models import AuditEntry, Hand, HandVersion, Tournament
 from tournament.services import draws, hands
-from tournament.services.backup import export_tournament
+from tournament.services.backup import MAX_BYTES, export_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -307,6 +307,34 @@ def test_import_form_errors(td_client):
     assert "The form was out of date" in page
     assert re.search(r'name="submission_key" value="[0-9a-f-]{36}"', page)
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("size", "said"),
+    [
+        (50 * 1024 * 1024, "The file is 50.0\xa0MB; a backup can be at most 20.0\xa0MB."),
+        # 20 MB and a byte reads as 20.0 MB: never "20.0 MB; at most 20.0 MB".
+        (MAX_BYTES + 1, "The file is more than 20.0\xa0MB; a backup can be at most 20.0\xa0MB."),
+    ],
+)
+def test_a_backup_over_the_size_limit_is_told_its_own_size(td_client, size, said):
+    response = import_post(td_client, b" " * size)
+    assert response.status_code == 400
+    assert said in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_an_import_that_adds_locked_logins_says_so(td_client, played):
+    """The file's TD (`kim`) has no login here: the page says he was added, locked."""
+    data = fresh_keys(export_tournament(played), "Kopia")
+    data = json.loads(json.dumps(data).replace('"director"', '"kim"'))
+    response = import_post(td_client, data)
+    assert response.status_code == 302
+    page = td_client.get(response.url).content.decode()
+    assert (
+        "kim had no login in this database: added, locked (no password), to keep who made "
+        "each change."
+    ) in page
 
 
 def test_import_refusals(outsider, td_client, played):

@@ -23,7 +23,7 @@ DEMO_TOURNAMENTS = (
     ("Demo SM 2026 (finished)", 9, None),
     ("Demo SM 2026 (in play)", 18, 1),
 )
-# Where `make run` serves the site.
+# Where `make run` serves the site unless told another port (`PORT=8001 make run`).
 DEMO_ADDRESS = "http://127.0.0.1:8000"
 
 
@@ -36,6 +36,11 @@ class Command(BaseCommand):
             action="store_true",
             help="Only create the TD login.",
         )
+        parser.add_argument(
+            "--address",
+            default=DEMO_ADDRESS,
+            help=f"Where the site is served, for the printed links (default {DEMO_ADDRESS}).",
+        )
 
     def handle(self, *args, **options):
         user, _ = get_user_model().objects.get_or_create(username=DEMO_USERNAME)
@@ -45,14 +50,15 @@ class Command(BaseCommand):
         user.save()
         if not options["no_demo_tournaments"]:
             self.load_demo_tournaments()
+        address = options["address"].rstrip("/")
         self.stdout.write(
             self.style.SUCCESS(
                 "\nDemo TD login: username "
                 f"'{DEMO_USERNAME}', password '{DEMO_PASSWORD}'"
-                f"\nOpen {DEMO_ADDRESS}/ and log in at {DEMO_ADDRESS}/accounts/login/\n"
+                f"\nOpen {address}/ and log in at {address}/accounts/login/\n"
             )
         )
-        self.print_revisor_links()
+        self.print_revisor_links(address)
 
     def load_demo_tournaments(self):
         """A finished and an unfinished simulated tournament, on a database without any."""
@@ -70,7 +76,7 @@ class Command(BaseCommand):
             )
             self.stdout.write(f"Demo tournament: {outcome.tournament.name}")
 
-    def print_revisor_links(self):
+    def print_revisor_links(self, address):
         """Each open table of the in-play demo tournament: its revisor link and short code."""
         names = [name for name, _, stop_after_level in DEMO_TOURNAMENTS if stop_after_level]
         for tournament in Tournament.objects.filter(name__in=names, finished_at__isnull=True):
@@ -81,14 +87,14 @@ class Command(BaseCommand):
                 .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
                 .order_by("level__number", "number")
             )
-            dashboard = DEMO_ADDRESS + reverse("td:tournament", args=[tournament.pk])
+            dashboard = address + reverse("td:tournament", args=[tournament.pk])
             self.stdout.write(
                 f"{tournament.name}: the TD's live dashboard is {dashboard}\n"
                 "Revisor links (open one in a second browser or a phone-sized window, or go to "
-                f"{DEMO_ADDRESS}{reverse('revisor:code')} and type the table's code):"
+                f"{address}{reverse('revisor:code')} and type the table's code):"
             )
             for table in tables:
-                link = DEMO_ADDRESS + reverse("revisor:link", args=[table.revisor_key])
+                link = address + reverse("revisor:link", args=[table.revisor_key])
                 players = ", ".join(seat.player.name for seat in table.seats.all())
                 over = "; over" if table.is_over else ""
                 self.stdout.write(

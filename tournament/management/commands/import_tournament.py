@@ -6,6 +6,9 @@ then the database is opened (a clear line when it cannot be: docs/backups.md), a
 then migrated and written to.
 """
 
+import os
+import stat
+
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -14,7 +17,14 @@ from django.utils.translation import gettext as _
 from tournament.management.actor import actor_from_option
 from tournament.management.database import open_database
 from tournament.services.backup import MAX_BYTES, import_tournament, parse_backup
+from tournament.services.backup_schema import too_large
 from tournament.services.errors import ServiceError
+
+
+def whole_size(file):
+    """A regular file's size in bytes; None for a pipe or a device, read only in part."""
+    status = os.fstat(file.fileno())
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
 class Command(BaseCommand):
@@ -36,6 +46,8 @@ class Command(BaseCommand):
         try:
             with open(path, "rb") as file:
                 raw = file.read(MAX_BYTES + 1)  # one byte more tells that it is too large
+                if len(raw) > MAX_BYTES:  # its own size, not the part read
+                    raise CommandError(too_large(whole_size(file)).message)
         except OSError as exc:
             raise CommandError(
                 _("Cannot read %(file)s: %(reason)s.") % {"file": path, "reason": exc.strerror}
@@ -54,3 +66,5 @@ class Command(BaseCommand):
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Imported {tournament.name} (id {tournament.pk}).")
+        if tournament.accounts_note:
+            self.stdout.write(tournament.accounts_note)

@@ -21,7 +21,7 @@ from django.views.i18n import set_language
 
 from tournament import selectors
 from tournament.forms import PlayerSearchForm
-from tournament.public_address import unreachable_host
+from tournament.public_address import address_warning
 from tournament.selectors.public_pace import public_table_end
 from tournament.views.polling import polling_ends
 from tournament.views.public.common import (
@@ -316,6 +316,6 @@ def poster(request, tournament_id):
         {
             "tournament": tournament,
             "share": share_link(request, tournament),
-            "unreachable_host": unreachable_host(request),
+            **address_warning(request),
         },
     )

@@ -56,8 +56,10 @@ def page(request, tournament):
 
 def scan_code(request, tournament):
     """The QR code of the tournament's page at the public address (DJANGO_PUBLIC_URL), never
-    the projector's own host; none when there is no public address and that host is one no
-    phone can reach (127.0.0.1 on the laptop: the TD's pages that print links say so)."""
+    the projector's own host; none when the address its link would start with is one no
+    phone can reach (127.0.0.1: the public address of a laptop that had no network when
+    `make venue` started, or the laptop's own host without one; the TD's pages that print
+    links say so)."""
     if unreachable_host(request):
         return None
     return share_link(request, tournament)["qr"]

@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 
 from tournament import selectors
 from tournament.models import Draw, Level
-from tournament.public_address import public_link, unreachable_host
+from tournament.public_address import address_warning, public_link
 from tournament.qr import qr_svg
 from tournament.services import revisor_access
 from tournament.services.errors import ServiceError
@@ -68,7 +68,7 @@ def _access_page(request, tournament, table, form, errors=(), status=200):
             "current": table.draw.superseded_at is None,
             "form": form,
             "errors": errors,
-            "unreachable_host": unreachable_host(request),
+            **address_warning(request),
         },
         status=status,
     )
@@ -167,7 +167,7 @@ def table_cards(request, tournament_id, level):
             ),
             "links_form": OnceForm(),
             "cards": cards,
-            "unreachable_host": unreachable_host(request),
+            **address_warning(request),
         },
     )
 

@@ -11,13 +11,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament import selectors
 from tournament.forms import TextField, WholeNumberField, lazy_format
 from tournament.names import check_shown
 from tournament.services import announcements
 from tournament.services.errors import ServiceError
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
 from tournament.views.td.common import add_service_error, get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message
 
@@ -120,7 +119,7 @@ def announcement(request, tournament_id):
         form.add_error(None, stale_form_message())
         return _page(request, tournament, form, OnceForm(), status=400)
     key = once.cleaned_data["submission_key"]
-    if selectors.form_submitted(key):
+    if already_submitted(request, key):
         already_done(request)
         return redirect(_back(tournament))
     if not form.is_valid():

@@ -156,6 +156,8 @@ def import_backup(request):
             return redirect("td:dashboard")
     else:
         messages.success(request, _("Imported “%(name)s”.") % {"name": tournament.name})
+        if tournament.accounts_note:
+            messages.info(request, tournament.accounts_note)
     return redirect("td:tournament", tournament.pk)
 
 

@@ -20,7 +20,7 @@ from tournament.models import Player
 from tournament.services import registration
 from tournament.services.errors import ServiceError
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
 from tournament.views.td.common import add_service_error, get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message
 
@@ -70,7 +70,7 @@ def _carry_out(request, form, change, *, prefix=None, refused=None):
     once, key = _key(request, form, prefix=prefix)
     if key is None:
         return once, None
-    if selectors.form_submitted(key):
+    if already_submitted(request, key):
         return once, ALREADY_DONE
     if not form.is_valid():
         return once, None

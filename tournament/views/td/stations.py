@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournament.models import RevisorStation
-from tournament.public_address import public_link, unreachable_host
+from tournament.public_address import address_warning, public_link
 from tournament.qr import qr_svg
 from tournament.services import revisor_stations
 from tournament.services.draws import current_level
@@ -49,7 +49,7 @@ def _page(request, tournament, errors=(), status=200):
             "level": current_level(tournament),
             "form": OnceForm(),
             "errors": errors,
-            "unreachable_host": unreachable_host(request),
+            **address_warning(request),
         },
         status=status,
     )

@@ -38,7 +38,7 @@ from tournament.services.errors import Conflict, HandConflict, ServiceError
 from tournament.services.stale import by_whom, clock
 from tournament.state import load_table
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
 from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.td.common import add_service_error, get_table, get_tournament
 
@@ -134,7 +134,7 @@ def replayed(request):
         key = uuid.UUID(request.POST.get("submission_key", ""))
     except ValueError:
         return False
-    return selectors.form_submitted(key)
+    return already_submitted(request, key)
 
 
 class CostChanged(Exception):

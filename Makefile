@@ -82,9 +82,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_public.py
 
 # Needs GNU gettext (Debian: apt-get install gettext).
+# DEBUG settings: the commands need no secret key; compilemessages only the project's own
+# catalogue, not every package's in .venv.
 messages: $(STAMP)
-	$(BIN)/python manage.py makemessages -l sv --no-obsolete --no-location
-	$(BIN)/python manage.py compilemessages
+	DJANGO_DEBUG=1 $(BIN)/python manage.py makemessages -l sv --no-obsolete --no-location
+	DJANGO_DEBUG=1 $(BIN)/python manage.py compilemessages -l sv --ignore '.venv*'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

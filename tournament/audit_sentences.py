@@ -19,6 +19,8 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tournament.models import HandVersion, Penalty, TableCall, Tournament
+
 # ---------------------------------------------------------------- who made a change
 # A revisor's device records its changes as "Revisor, table N" (REVISOR_LABEL, never in the
 # device's language: the label is read by a TD in any language); rows from before were kept
@@ -43,14 +45,10 @@ def actor_name(label):
 
 
 def _penalty_kind(code):
-    from tournament.models import Penalty
-
     return _label_of(Penalty.Kind, code)
 
 
 def _call_kind(code):
-    from tournament.models import TableCall
-
     return _label_of(TableCall.Kind, code)
 
 
@@ -442,8 +440,6 @@ _DETAIL_LABELS = {
 
 def _choices_of(key, action):
     """The TextChoices whose label a code under `key` of `action`'s data stands for."""
-    from tournament.models import HandVersion, Penalty, TableCall, Tournament
-
     if key == "kind":
         return TableCall.Kind if action.startswith("table.") else Penalty.Kind
     return {
@@ -456,8 +452,6 @@ def _choices_of(key, action):
 
 
 def _detail_label(key, action):
-    from tournament.models import Tournament
-
     if key == "kind":
         return _("Kind") if action.startswith("table.") else _("Kind of penalty")
     if key == "royalties" and action.startswith("hand."):

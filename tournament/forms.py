@@ -40,6 +40,7 @@ from tournament.services.backup_schema import MAX_BYTES, parse_backup, too_large
 from tournament.services.errors import InvalidEntry
 from tournament.services.hands import MAX_POINTS
 from tournament.services.registration import MIN_HANDS_RANGE, taken_names
+from tournament.text import swedish_sort_key
 from tournament.validation import MAX_SMALL_NUMBER, clean_int, clean_text
 
 MAX_HAND_NUMBER = MAX_SMALL_NUMBER  # the Hand.number column
@@ -895,8 +896,6 @@ class AuditFilterForm(forms.Form):
 
     def __init__(self, *args, tournament, tables, **kwargs):
         """`tables`: (level number, table number) pairs, e.g. `selectors.audit_tables()`."""
-        from tournament.text import swedish_sort_key
-
         super().__init__(*args, **kwargs)
         self.fields["table"].choices = [
             ("", _("Every table")),

@@ -16,6 +16,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring import Rules
+
 
 class NoDeleteQuerySet(models.QuerySet):
     def delete(self):
@@ -190,6 +192,20 @@ class Tournament(KeptModel):
     # a table's own changes bump Table.revision, so that tables never wait for each other.
     revision = models.PositiveIntegerField(default=0)
 
+    # What the TD sets on the settings page, as the services change them and the backup
+    # keeps them ("settings", docs/export-format.md).
+    SETTINGS = (
+        "name",
+        "min_hands",
+        "entry_mode",
+        "royalties",
+        "scoring_method",
+        "fantasyland_repeat",
+        "button_stays_in_fantasyland",
+        "table_confirms_points",
+        "release_draws_at_once",
+    )
+
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
@@ -203,8 +219,6 @@ class Tournament(KeptModel):
 
     @property
     def rules(self):
-        from scoring import Rules
-
         return Rules(
             royalties=self.royalties,
             method=self.scoring_method,
@@ -641,9 +655,9 @@ class AuditEntry(KeptModel):
         indexes = [models.Index(fields=["tournament", "at"])]
 
     def __str__(self):
-        from tournament.audit_sentences import sentence
-
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {sentence(self)}"
+        # The action's code: its sentence is written where the log is read (the admin's
+        # "What happened", the TD's log page), in the reader's language.
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {self.action}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None:

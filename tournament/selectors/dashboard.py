@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import OuterRef, Prefetch, Subquery
+from django.utils import timezone
 
 from tournament import pace
 from tournament.models import (
@@ -14,8 +15,11 @@ from tournament.models import (
     Player,
     Seat,
     Table,
+    TableCall,
+    TieSettlement,
 )
 from tournament.selectors.core import revision_token, seats_with_players
+from tournament.state import cached_progress, conclude_table
 
 # A table with no new hand for more than this many minutes is flagged for the TD. A hand
 # of POFC takes two to four minutes, so ten quiet minutes mean a stuck table: a dispute
@@ -216,8 +220,6 @@ def changeover(levels):
 
 
 def _dashboard_table(table, tournament, now, call, times):
-    from tournament.state import cached_progress, conclude_table
-
     seats = list(table.seats.all())
     settled = table.settlements[0].winner_id if table.settlements else None
     settled_seat = next((s.id for s in seats if s.player_id == settled), None)
@@ -330,9 +332,6 @@ def dashboard(tournament, *, now=None, order="attention"):
     are read for the whole tournament in one query: a call left at a closed level or a
     redrawn table is listed too, never lost.
     """
-    from django.utils import timezone
-
-    from tournament.models import TableCall, TieSettlement
 
     now = now or timezone.now()
     current_draw = Draw.objects.filter(level=OuterRef("pk"), superseded_at__isnull=True)

@@ -18,6 +18,7 @@ from tournament.models import (
     seat_standing,
     shown_draw,
 )
+from tournament.search import MAX_RESULTS, search
 from tournament.selectors.announcements import announcement_of
 from tournament.selectors.core import alone_in_draw, is_db_id, join_token, standings
 from tournament.selectors.td_words import blank_td_words, without_td_words
@@ -334,8 +335,6 @@ def public_find(tournament, query, *, ranking=None, seats_of=latest_seats):
     `ranking` is the tournament's `standings` when the caller has them already (then 1
     query: the seats of the players found, `seats_of` their ids).
     """
-    from tournament.search import MAX_RESULTS, search
-
     rows = standings(tournament) if ranking is None else ranking
     matches = search(query, rows, name=lambda row: row.player.name)
     if not matches:
@@ -354,8 +353,6 @@ def public_find(tournament, query, *, ranking=None, seats_of=latest_seats):
 def _find_withdrawn(tournament, query):
     """Nobody in the standings by that name: a withdrawn player (a no-show withdrawn after
     the draw, say) is told so rather than not found. 1 query, only for such a search."""
-    from tournament.search import MAX_RESULTS, search
-
     withdrawn = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=False)
     matches = search(query, list(withdrawn))
     shown = matches[:MAX_RESULTS]

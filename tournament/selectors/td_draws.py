@@ -5,12 +5,16 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from tournament.models import (
+    Draw,
     Level,
     Player,
     Seat,
     Table,
 )
+from tournament.seating import table_sizes
 from tournament.selectors.core import seats_with_players
+from tournament.selectors.dashboard import dashboard
+from tournament.text import swedish_sort_key
 
 
 @dataclass(frozen=True)
@@ -22,8 +26,6 @@ class DrawPreview:
 
 def draw_preview(tournament):
     """What drawing the first level would make: 2 queries."""
-    from tournament.seating import table_sizes
-
     count = Player.objects.filter(
         tournament=tournament, withdrawn_at__isnull=True, disqualified=False
     ).count()
@@ -38,8 +40,6 @@ def draw_preview(tournament):
 def level_draws(level):
     """Every draw of a level, newest first, with who made it, its tables, seats and
     players: 3 queries. The first is the current draw, the others were superseded."""
-    from tournament.models import Draw
-
     return list(
         Draw.objects.filter(level=level)
         .select_related("created_by")
@@ -54,8 +54,6 @@ def level_draws(level):
 def level_seating(level):
     """The seats of a level's current draw, with player and table, sorted by the
     player's name the Swedish way (Å, Ä, Ö after Z): 1 query."""
-    from tournament.text import swedish_sort_key
-
     seats = (
         Seat.objects.current()
         .filter(draw__level=level)
@@ -96,8 +94,6 @@ class LevelCloseReview:
 
 def level_close_review(tournament, *, now=None):
     """The confirmation page of closing the current level: the dashboard's 6 queries."""
-    from tournament.selectors.dashboard import dashboard
-
     board = dashboard(tournament, now=now)
     by_number = sorted(board.tables, key=lambda row: row.table.number)
     calls = [row.call for row in by_number if row.call is not None]

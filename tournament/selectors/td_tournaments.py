@@ -2,10 +2,11 @@
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from tournament.models import (
+    FormSubmission,
     Hand,
     Level,
     Player,
@@ -13,6 +14,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.text import swedish_sort_key
 
 
 @dataclass(frozen=True)
@@ -39,8 +41,6 @@ def td_tournament_list(*, released_only=False):
     the level before it and that level's tables (or, before any released draw, the
     tournament as not started).
     """
-    from django.db.models import Count, Max, Q
-
     players = (
         Player.objects.filter(tournament=OuterRef("pk"), withdrawn_at__isnull=True)
         .order_by()
@@ -97,8 +97,6 @@ def form_submitted(key, fingerprint):
     Checked before a form is validated against the database, so that a double
     click is answered "already done" rather than "Anna is already registered".
     """
-    from tournament.models import FormSubmission
-
     kept = FormSubmission.objects.filter(key=key).values_list("fingerprint", flat=True)
     return kept.first() in ("", fingerprint)  # "": kept before fingerprints were
 
@@ -154,8 +152,6 @@ def player_roster(tournament):
     (still playing, or waiting for the next draw as his table's winner), out, the
     champion, or disqualified. `tournament.champion_id` is taken as given.
     """
-    from tournament.text import swedish_sort_key
-
     players = list(Player.objects.filter(tournament=tournament))
     last_seat = {}
     for seat in (

@@ -1,6 +1,6 @@
+from tournament import events
 from tournament.audit_sentences import ACTIONS
 from tournament.models import AuditEntry
-from tournament.services import autobackup
 
 
 def actor_or_none(actor):
@@ -25,10 +25,7 @@ def record(*, tournament, actor, action, params, before=None, after=None, actor_
     user = actor_or_none(actor)
     if not actor_label:
         actor_label = user.get_username() if user else "system"
-    if tournament is not None:
-        # Every change of state passes here: it is what the automatic backup must hold.
-        autobackup.after_change(tournament.pk)
-    return AuditEntry.objects.create(
+    entry = AuditEntry.objects.create(
         tournament=tournament,
         actor=user,
         actor_label=actor_label[:120],
@@ -37,3 +34,7 @@ def record(*, tournament, actor, action, params, before=None, after=None, actor_
         before=before,
         after=after,
     )
+    if tournament is not None:
+        # Every change of state passes here: it announces itself once it commits.
+        events.changed.announce(tournament_id=tournament.pk)
+    return entry

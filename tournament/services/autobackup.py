@@ -14,7 +14,8 @@ so a crash (or a full disk) leaves the last complete backup and at most a stray
 `.partial` file, never a half backup under a backup's name; the next backup removes such
 a file once it is STALE_PARTIAL old (one being written by another worker is younger).
 
-The backup is written after the change's transaction commits, from what was committed;
+The backup is written after the change's transaction commits, from what was committed (a
+receiver of tournament/events.py: no service calls this module);
 a backup that cannot be written is logged and never undoes or fails the change, and the
 TD's pages say so (the changes waiting, the folder that cannot be written).
 """
@@ -31,11 +32,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.db import close_old_connections, connections, transaction
+from django.db import close_old_connections, connections
 from django.utils import timezone
 from django.utils.text import slugify
 
 from tournament.models import AuditEntry, Tournament
+from tournament.selectors.audit import hands_recorded
+from tournament.services.backup_export import export_tournament
 
 log = logging.getLogger(__name__)
 SUFFIX = ".json"
@@ -116,10 +119,6 @@ def write_backup(tournament):
     """Write the tournament's backup now (atomically) and prune to the newest BACKUP_KEEP."""
     target_dir = folder(tournament)
     target_dir.mkdir(parents=True, exist_ok=True)
-    # Imported here: the export reads the services, and every service's audit entry calls
-    # this module (tournament/services/audit.py).
-    from tournament.services.backup_export import export_tournament
-
     data = export_tournament(tournament)
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
@@ -169,8 +168,6 @@ def _sync_directory(path):
 def changes_made(tournament):
     """How many changes the tournament has had: the lines of its audit log (its audit
     entries and the hands that are their own line), never deleted."""
-    from tournament.selectors.audit import hands_recorded
-
     return (
         AuditEntry.objects.filter(tournament=tournament).count()
         + hands_recorded(tournament).count()
@@ -286,31 +283,42 @@ def _key(tournament_id):
     return (str(settings.BACKUP_DIR), tournament_id)
 
 
-def after_change(tournament_id):
-    """Called by every change of state (tournament/services/audit.py), inside its
-    transaction: a backup once it commits when one is due, else a catch-up later."""
+# The receivers of tournament/events.py, connected in TournamentConfig.ready(): each runs
+# once the change has committed, from what was committed.
+
+
+def change_wanted(tournament_id):
+    """Whether a change needs this process to do anything (asked at the change, in memory):
+    a backup is due, or a catch-up must be started for the change to wait for."""
     if not while_hands():
-        return
+        return False
+    key = _key(tournament_id)
+    due_at = _due_at.get(key)
+    if due_at is not None and timezone.now() < due_at:
+        return settings.BACKUP_CATCH_UP_TIMERS and key not in _catch_up_at
+    return True
+
+
+def after_change(tournament_id):
+    """Every change of state: a backup when one is due, else a catch-up later."""
     key = _key(tournament_id)
     due_at = _due_at.get(key)
     if due_at is not None and timezone.now() < due_at:
         # A backup of less than BACKUP_MINUTES ago is on disk: this change waits for the
         # catch-up at its minutes' end (started now if this process has none waiting).
-        if key not in _catch_up_at:
-            _catch_up_later(tournament_id, due_at)
+        _catch_up_later(tournament_id, due_at)
         return
-    transaction.on_commit(lambda: _write_quietly(tournament_id, only_if_due=True))
+    _write_quietly(tournament_id, only_if_due=True)
+
+
+def enabled_for(**facts):
+    """Whether a rename or a level's close has a backup to move or write."""
+    return enabled()
 
 
 def after_rename(tournament_id, old_name):
-    """Called by the services that rename a tournament, inside their transaction: once the
-    new name commits, its backups' folder takes it too, so that its backups stay in one
-    folder (the TD's pages show the newest; a new folder beside the old hid them)."""
-    if enabled():
-        transaction.on_commit(lambda: _move_folder(tournament_id, old_name))
-
-
-def _move_folder(tournament_id, old_name):
+    """A renamed tournament's backups' folder takes its new name too, so that its backups
+    stay in one folder (the TD's pages show the newest; a new folder beside the old hid them)."""
     try:
         tournament = Tournament.objects.get(pk=tournament_id)
         old, new = _named_folder(tournament_id, old_name), folder(tournament)
@@ -321,6 +329,5 @@ def _move_folder(tournament_id, old_name):
 
 
 def after_level_closed(tournament_id):
-    """Called by the service that closes a level, inside its transaction."""
-    if enabled():
-        transaction.on_commit(lambda: _write_quietly(tournament_id, only_if_due=False))
+    """A level's close always writes one."""
+    _write_quietly(tournament_id, only_if_due=False)

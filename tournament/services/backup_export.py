@@ -26,7 +26,6 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors.audit import for_their_lines, hand_recorded_line, hands_recorded
-from tournament.services.registration import SETTINGS
 
 FORMAT = "pofc-shootout-tournament"
 VERSION = 1
@@ -210,7 +209,7 @@ def _export(tournament):
         "format": FORMAT,
         "version": VERSION,
         "exported_at": _time(datetime.datetime.now(datetime.UTC)),
-        "settings": {name: getattr(tournament, name) for name in SETTINGS},
+        "settings": {name: getattr(tournament, name) for name in Tournament.SETTINGS},
         "created_at": _time(tournament.created_at),
         "created_by": _user(tournament.created_by),
         "finished_at": _time(tournament.finished_at),

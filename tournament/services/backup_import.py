@@ -48,7 +48,7 @@ from tournament.services.backup_verify import (
 )
 from tournament.services.errors import InvalidEntry
 from tournament.services.locking import lock_tournament_names
-from tournament.services.registration import SETTINGS, tournament_named_like
+from tournament.services.registration import tournament_named_like
 
 BATCH = 500
 
@@ -121,7 +121,7 @@ class _Writer:
             # A setting the file leaves out (added to the format later) takes its default.
             **{
                 name: data["settings"][name]
-                for name in SETTINGS
+                for name in Tournament.SETTINGS
                 if data["settings"][name] is not None
             },
         )

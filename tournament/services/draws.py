@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
+from tournament import events
 from tournament.models import (
     Draw,
     Hand,
@@ -17,7 +18,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.seating import new_seed, seat_players
-from tournament.services import announcements, audit, autobackup
+from tournament.services import announcements, audit
 from tournament.services.errors import Conflict, DrawLocked, NotAllowed
 from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
 from tournament.services.recompute import refresh_table, store
@@ -395,7 +396,7 @@ def advance(*, tournament, actor, seed=None, level_number=None, withdraw_announc
     level.closed_at = now
     level.save(update_fields=["closed_at"])
     touch_tournament(tournament)
-    autobackup.after_level_closed(tournament.pk)
+    events.level_closed.announce(tournament_id=tournament.pk)
     if finishes:
         tournament.finished_at = now
         tournament.champion = winners[0] if winners else None

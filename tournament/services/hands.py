@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from scoring import InvalidHand, parse_row, score_hand
 from scoring.cards import card_code
+from tournament import events
 from tournament.board_parts import refuse_stray_parts, refuse_wrong_discards
 from tournament.hand_errors import invalid_hand_message
 from tournament.models import (
@@ -21,7 +22,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
-from tournament.services import audit, autobackup
+from tournament.services import audit
 from tournament.services.errors import (
     Conflict,
     HandConflict,
@@ -474,8 +475,8 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
     )
     # The version is the hand's line in the audit log (who, when, what it says: it is read
     # there as "hand recorded", selectors/audit.py); no AuditEntry says it again. The
-    # change still asks for its backup, as every change does.
-    autobackup.after_change(tournament.pk)
+    # change still announces itself, as every change does.
+    events.changed.announce(tournament_id=tournament.pk)
     return Recorded(hand, created=True, seats=tuple(all_seats), state=after)
 
 

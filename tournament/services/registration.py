@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from tournament import events
 from tournament.models import Level, Player, Tournament
 from tournament.names import (
     Taken,
@@ -27,26 +28,14 @@ from tournament.names import (
     same_key,
 )
 from tournament.selectors.td_tournaments import FIELD_CLOSED, FIELD_OPEN, field_state
-from tournament.services import audit, autobackup
+from tournament.services import audit, draws
 from tournament.services.errors import DrawLocked, InvalidEntry, NotAllowed
 from tournament.services.locking import lock_tournament, lock_tournament_names, touch_tournament
 from tournament.validation import clean_bool, clean_choice, clean_int, saved
 
-SETTINGS = (
-    "name",
-    "min_hands",
-    "entry_mode",
-    "royalties",
-    "scoring_method",
-    "fantasyland_repeat",
-    "button_stays_in_fantasyland",
-    "table_confirms_points",
-    "release_draws_at_once",
-)
-
 
 def settings_of(tournament):
-    return {name: getattr(tournament, name) for name in SETTINGS}
+    return {name: getattr(tournament, name) for name in Tournament.SETTINGS}
 
 
 CHOICES = {
@@ -67,7 +56,7 @@ def _label(field):
 
 def _validate(values):
     """Every setting checked: known names only, each of its type and range."""
-    unknown = set(values) - set(SETTINGS)
+    unknown = set(values) - set(Tournament.SETTINGS)
     if unknown:
         raise InvalidEntry(
             _("Unknown settings: %(names)s.") % {"names": ", ".join(sorted(map(str, unknown)))}
@@ -172,7 +161,7 @@ def update_settings(*, tournament, actor, **changes):
     values = _validate({**before, **changes})
     if values["name"] != tournament.name:
         check_tournament_name_free(values["name"], exclude=tournament)
-        autobackup.after_rename(tournament.pk, tournament.name)
+        events.renamed.announce(tournament_id=tournament.pk, old_name=tournament.name)
     for name, value in values.items():
         setattr(tournament, name, value)
     tournament.revision += 1
@@ -202,7 +191,7 @@ def rename_tournament(*, tournament, actor, name):
     before = tournament.name
     tournament.name = name
     tournament.save(update_fields=["name"])
-    autobackup.after_rename(tournament.pk, before)
+    events.renamed.announce(tournament_id=tournament.pk, old_name=before)
     touch_tournament(tournament)
     audit.record(
         tournament=tournament,
@@ -255,8 +244,6 @@ def _late_level(tournament, refusal):
 
 def _redraw(level, actor, reason, refusal):
     """Redo level 1's draw for the field as it is now, `reason` saying what changed."""
-    from tournament.services import draws  # draws -> autobackup -> backup_export -> here
-
     if level is None:
         return
     if len(reason) > draws.REASON_LENGTH:

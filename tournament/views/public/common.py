@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 from tournament import selectors
 from tournament.models import Table, shown_draw
 from tournament.public_address import public_link
+from tournament.qr import qr_svg
 from tournament.selectors.td_words import blank_td_words, without_td_words
 from tournament.views.polling import vary_on_htmx
 
@@ -689,8 +690,6 @@ def share_link(request, tournament):
 @lru_cache(maxsize=64)
 def qr_markup(text, title):
     """The QR code of `text` as inline SVG; the same text always draws the same code."""
-    from tournament.qr import qr_svg
-
     return qr_svg(text, title=title, css_class="qr")
 
 

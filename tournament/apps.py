@@ -10,8 +10,8 @@ class TournamentConfig(AppConfig):
         # What follows a change of state, once it commits (tournament/events.py): imported
         # here, where the models are ready, and nowhere in the services.
         from tournament import events
-        from tournament.services import autobackup
+        from tournament.backups import automatic
 
-        events.changed.connect(autobackup.after_change, wanted=autobackup.change_wanted)
-        events.renamed.connect(autobackup.after_rename, wanted=autobackup.enabled_for)
-        events.level_closed.connect(autobackup.after_level_closed, wanted=autobackup.enabled_for)
+        events.changed.connect(automatic.after_change, wanted=automatic.change_wanted)
+        events.renamed.connect(automatic.after_rename, wanted=automatic.enabled_for)
+        events.level_closed.connect(automatic.after_level_closed, wanted=automatic.enabled_for)

@@ -1,7 +1,7 @@
 """What a change of state announces, once its transaction has committed.
 
 A service writes its rows and its audit entry, then announces what happened here; what
-follows from it elsewhere (the automatic backup, `tournament/services/autobackup.py`) is a
+follows from it elsewhere (the automatic backup, `tournament/backups/automatic.py`) is a
 receiver, connected in `TournamentConfig.ready()`. No service imports its receivers.
 
 Receivers run after the commit (`transaction.on_commit`): they read what was committed, a

@@ -1,8 +1,8 @@
 """The forms of the TD and revisor pages: they read what a person typed.
 
 A form parses and checks the input with the same rules as the services
-(`tournament.validation` for text and numbers, the scoring package for cards,
-`tournament.hand_errors` for the card messages), so that a mistake is reported
+(`tournament.rules.validation` for text and numbers, the scoring package for cards,
+`tournament.rules.hand_errors` for the card messages), so that a mistake is reported
 next to the field it is in, in the person's language. The view then calls one
 service with the form's values (`service_kwargs()`); the service checks
 everything again, since it also serves the admin, the commands and the import.
@@ -25,9 +25,12 @@ from scoring import InvalidHand, parse_row
 from scoring.boards import ROW_SIZES, ROWS
 from scoring.cards import card_code, format_card
 from scoring.errors import Problem
-from tournament.hand_errors import invalid_hand_message
+from tournament.backups.schema import MAX_BYTES, parse_backup, too_large
+from tournament.errors import InvalidEntry
+from tournament.lib.text import swedish_sort_key
 from tournament.models import Draw, HandVersion, Penalty, Player, TieSettlement, Tournament
-from tournament.names import (
+from tournament.rules.hand_errors import invalid_hand_message
+from tournament.rules.names import (
     Taken,
     alike_question,
     already_registered,
@@ -36,12 +39,9 @@ from tournament.names import (
     compare_list,
     strip_invisible,
 )
-from tournament.services.backup_schema import MAX_BYTES, parse_backup, too_large
-from tournament.services.errors import InvalidEntry
+from tournament.rules.validation import MAX_SMALL_NUMBER, clean_int, clean_text
 from tournament.services.hands import MAX_POINTS
 from tournament.services.registration import MIN_HANDS_RANGE, taken_names
-from tournament.text import swedish_sort_key
-from tournament.validation import MAX_SMALL_NUMBER, clean_int, clean_text
 
 MAX_HAND_NUMBER = MAX_SMALL_NUMBER  # the Hand.number column
 MAX_ID = 2**63 - 1  # a primary key (BigAutoField)
@@ -264,7 +264,7 @@ class TournamentNameForm(forms.Form):
 class PlayerForm(forms.Form):
     """One player's name. With `tournament`, the very name of a registered player is
     refused, and a near-duplicate (the same letters but for case, accents, spacing or
-    punctuation) is asked about: registered once `confirm` is ticked (tournament/names.py).
+    punctuation) is asked about: registered once `confirm` is ticked (tournament/rules/names.py).
     `registration.register_player(..., **form.service_kwargs())`.
     """
 
@@ -334,7 +334,7 @@ class PlayerListForm(forms.Form):
     Blank lines are skipped. A name already registered or already on an earlier line (the
     very same name) is left for the service to skip (and report). Every line that must
     change is reported with its number: a name that cannot be kept, and a near-duplicate
-    (tournament/names.py: "asa öberg" beside "Åsa Öberg") whose checkbox in
+    (tournament/rules/names.py: "asa öberg" beside "Åsa Öberg") whose checkbox in
     `confirm_names` is not ticked.
     """
 
@@ -868,7 +868,7 @@ class ImportForm(forms.Form):
 class AuditFilterForm(forms.Form):
     """The audit log's filters, sent with GET: a table, a player, a kind of action.
 
-    `selectors.audit_entries(tournament, **form.selector_kwargs())` (after is_valid()).
+    `audit_entries(tournament, **form.selector_kwargs())` (after is_valid()).
     """
 
     KINDS = (
@@ -895,7 +895,7 @@ class AuditFilterForm(forms.Form):
     )
 
     def __init__(self, *args, tournament, tables, **kwargs):
-        """`tables`: (level number, table number) pairs, e.g. `selectors.audit_tables()`."""
+        """`tables`: (level number, table number) pairs, e.g. `audit_tables()`."""
         super().__init__(*args, **kwargs)
         self.fields["table"].choices = [
             ("", _("Every table")),
@@ -934,7 +934,7 @@ class AuditFilterForm(forms.Form):
 class PlayerSearchForm(forms.Form):
     """The "Where do I sit?" form of the public pages, sent with GET: a few letters of a name.
 
-    Accents are optional (`tournament.search`); `selectors.public_find(tournament,
+    Accents are optional (`tournament.lib.search`); `public_find(tournament,
     form.cleaned_data["q"])` after is_valid().
     """
 

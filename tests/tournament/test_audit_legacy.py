@@ -6,7 +6,7 @@ calls and ties; these are the rest.)
 
 import pytest
 
-from tournament.audit_legacy import read_back
+from tournament.audit.legacy import read_back
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 import pytest
 from django.utils import translation
 
-from tournament.decisions import DECISIONS
+from tournament.rules.decisions import DECISIONS
 
 
 def decision(title):

@@ -4,7 +4,7 @@ import pytest
 from django.utils.translation import override
 
 from scoring import InvalidHand, score_hand
-from tournament.hand_errors import invalid_hand_message
+from tournament.rules.hand_errors import invalid_hand_message
 
 A = {"front": "Qs Qh 7d", "middle": "Qd Qc 9s 8h 2c", "back": "As Ad Ac 3s 3d"}
 B = {"front": "4s 4h 2d", "middle": "Js Jh 5d 4c 3c", "back": "9h Th Jd Kc Kd"}

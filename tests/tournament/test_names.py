@@ -1,10 +1,10 @@
-"""Player names (tournament/names.py): a name shows as something; the same name; a lookalike."""
+"""Player names (tournament/rules/names.py): shows as something; the same name; a lookalike."""
 
 import pytest
 from django.utils import translation
 
-from tournament.names import Known, Taken, check_shown, compare_list, lookalike_key, same_key
-from tournament.services.errors import InvalidEntry
+from tournament.errors import InvalidEntry
+from tournament.rules.names import Known, Taken, check_shown, compare_list, lookalike_key, same_key
 
 # ---------------------------------------------------------------- shown
 

@@ -1,8 +1,8 @@
-"""The pace rules of tournament/pace.py against figures worked out by hand."""
+"""The pace rules of tournament/rules/pace.py against figures worked out by hand."""
 
 from datetime import UTC, datetime, timedelta
 
-from tournament import pace
+from tournament.rules import pace
 
 DAY = datetime(2026, 3, 14, tzinfo=UTC)
 

@@ -1,6 +1,6 @@
 import pytest
 
-from tournament.seating import new_seed, seat_players, table_sizes
+from tournament.rules.seating import new_seed, seat_players, table_sizes
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The plain read of a table with its seats (`tournament.table_read`) makes the same models
+"""The plain read of a table with its seats (`tournament.tables.read`) makes the same models
 as the ORM's read: every field of every instance, with the same value and type, on the
 database the suite runs on (CI runs it on SQLite and on PostgreSQL)."""
 
@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.conftest import play, single_table
 from tournament.models import Draw, Level, Player, Seat, Table, Tournament
-from tournament.table_read import read_table_and_seats
+from tournament.tables.read import read_table_and_seats
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """The pure derivation of a table's state, on hand-made histories."""
 
-from tournament.table_state import HandInput, ResultInput, SeatInput, table_state, walk
+from tournament.rules.table_fold import HandInput, ResultInput, SeatInput, table_state, walk
 
 A, B, C = 1, 2, 3
 

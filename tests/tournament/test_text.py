@@ -3,7 +3,7 @@ a line may break a name."""
 
 import pytest
 
-from tournament.text import longest_unbroken, swedish_sort_key
+from tournament.lib.text import longest_unbroken, swedish_sort_key
 
 
 def swedish(names):

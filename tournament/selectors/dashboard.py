@@ -7,7 +7,6 @@ from datetime import timedelta
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils import timezone
 
-from tournament import pace
 from tournament.models import (
     Draw,
     Hand,
@@ -18,8 +17,10 @@ from tournament.models import (
     TableCall,
     TieSettlement,
 )
-from tournament.selectors.core import revision_token, seats_with_players
-from tournament.state import cached_progress, conclude_table
+from tournament.rules import pace
+from tournament.selectors.tables import seats_with_players
+from tournament.selectors.tokens import revision_token
+from tournament.tables.state import cached_progress, conclude_table
 
 # A table with no new hand for more than this many minutes is flagged for the TD. A hand
 # of POFC takes two to four minutes, so ten quiet minutes mean a stuck table: a dispute
@@ -328,7 +329,7 @@ def dashboard(tournament, *, now=None, order="attention"):
     Per table: seats and players with totals, every hand's time (the last one's, the pace
     and the estimated finish: one query for the level), the open call and the latest tie
     settlement; the table's state is concluded from its caches, the same
-    way `tournament.state.cached_state` does, without a query per table. The open calls
+    way `tournament.tables.state.cached_state` does, without a query per table. The open calls
     are read for the whole tournament in one query: a call left at a closed level or a
     redrawn table is listed too, never lost.
     """

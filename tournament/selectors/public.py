@@ -7,6 +7,8 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from tournament.lib.ids import is_db_id
+from tournament.lib.search import MAX_RESULTS, search
 from tournament.models import (
     Announcement,
     Level,
@@ -18,10 +20,11 @@ from tournament.models import (
     seat_standing,
     shown_draw,
 )
-from tournament.search import MAX_RESULTS, search
 from tournament.selectors.announcements import announcement_of
-from tournament.selectors.core import alone_in_draw, is_db_id, join_token, standings
+from tournament.selectors.standings import standings
+from tournament.selectors.tables import alone_in_draw
 from tournament.selectors.td_words import blank_td_words, without_td_words
+from tournament.selectors.tokens import join_token
 
 # Players' phones and the big screen: read-only, for a room of 300 polling at once. Each
 # reads what its page shows in a fixed number of queries whatever the tournament's size,

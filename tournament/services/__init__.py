@@ -4,7 +4,7 @@ Each runs in a transaction, takes the acting user, validates, and writes an
 audit entry. Views, admin, management commands and tests all call these.
 """
 
-from tournament.services.errors import (
+from tournament.errors import (
     Conflict,
     DrawLocked,
     HandConflict,

@@ -5,7 +5,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
-from tournament import events
+from tournament import audit, events
+from tournament.errors import Conflict, DrawLocked, NotAllowed
 from tournament.models import (
     Draw,
     Hand,
@@ -17,16 +18,15 @@ from tournament.models import (
     TableCall,
     Tournament,
 )
-from tournament.seating import new_seed, seat_players
-from tournament.services import announcements, audit
-from tournament.services.errors import Conflict, DrawLocked, NotAllowed
-from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
-from tournament.services.recompute import refresh_table, store
+from tournament.rules.seating import new_seed, seat_players
+from tournament.rules.table_fold import start
+from tournament.rules.validation import MAX_SMALL_NUMBER, clean_int, clean_text, saved
+from tournament.services import announcements
 from tournament.services.revisor_access import access_fields
 from tournament.services.stale import by_whom, clock
-from tournament.state import conclude_table, seat_inputs
-from tournament.table_state import start
-from tournament.validation import MAX_SMALL_NUMBER, clean_int, clean_text, saved
+from tournament.tables.locking import lock_tables, lock_tournament, touch_tournament
+from tournament.tables.state import conclude_table, seat_inputs
+from tournament.tables.store import refresh_table, store
 
 SEED_LENGTH = Draw._meta.get_field("seed").max_length
 REASON_LENGTH = Draw._meta.get_field("reason").max_length

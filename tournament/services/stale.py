@@ -8,7 +8,7 @@ happened before reloading.
 
 from django.utils import formats, timezone
 
-from tournament.audit_sentences import actor_name
+from tournament.audit.sentences import actor_name
 
 
 def clock(moment):

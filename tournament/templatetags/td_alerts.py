@@ -5,7 +5,7 @@ came pushed the page down under the TD's pointer a second later)."""
 from django import template
 from django.utils import timezone
 
-from tournament import selectors
+from tournament.selectors.dashboard import dashboard, live_revision
 
 register = template.Library()
 
@@ -19,8 +19,8 @@ def alerts_bar_context(tournament, *, now=None, rev=None, board=None):
     now = now or timezone.now()
     return {
         "tournament": tournament,
-        "board": board or selectors.dashboard(tournament, now=now),
-        "rev": rev if rev is not None else selectors.live_revision(tournament.pk, now),
+        "board": board or dashboard(tournament, now=now),
+        "rev": rev if rev is not None else live_revision(tournament.pk, now),
     }
 
 

@@ -20,17 +20,17 @@ from django.db import transaction
 from django.utils import translation
 
 from tests.tournament.conftest import row_counts
-from tournament.autoplay import simulate
+from tournament import backups
+from tournament.demo.autoplay import simulate
+from tournament.errors import InvalidEntry
 from tournament.models import (
     Hand,
     Table,
 )
-from tournament.services import backup
-from tournament.services.errors import InvalidEntry
 
 
 def walk_caches(tournament):
-    """The caches a backup does not carry, per current table: they are rebuilt on import."""
+    """The caches a backups does not carry, per current table: they are rebuilt on import."""
     caches = {}
     for table in Table.objects.current().filter(level__tournament=tournament):
         caches[(table.level.number, table.number)] = (
@@ -47,14 +47,14 @@ def walk_caches(tournament):
 
 
 def _exported(django_db_blocker, **options):
-    """A simulated tournament's backup as read from a file, and its walk caches.
+    """A simulated tournament's backups as read from a file, and its walk caches.
 
     The database is left empty.
     """
     with django_db_blocker.unblock(), transaction.atomic():
         user = get_user_model().objects.create_user("director", password="td-pass-123")
         outcome = simulate(actor=user, **options)
-        data = json.loads(json.dumps(backup.export_tournament(outcome.tournament)))
+        data = json.loads(json.dumps(backups.export_tournament(outcome.tournament)))
         caches = walk_caches(outcome.tournament)
         transaction.set_rollback(True)
     return data, caches
@@ -79,7 +79,7 @@ def refused(raw, message):
     """Importing `raw` (bytes) is refused with exactly `message`, and nothing is written."""
     before = row_counts()
     with pytest.raises(InvalidEntry) as caught:
-        backup.import_backup(raw)
+        backups.import_backup(raw)
     assert caught.value.message == message
     assert row_counts() == before
 
@@ -106,13 +106,13 @@ def seat_of(table, number):
 @pytest.mark.django_db
 def test_a_file_that_is_not_utf8(in_play):
     raw = as_bytes(in_play).replace(b'"x"', b'"\xe5"', 1)
-    refused(b"\xff\xfe" + raw, "The backup file is not UTF-8 text.")
+    refused(b"\xff\xfe" + raw, "The backups file is not UTF-8 text.")
 
 
 @pytest.mark.django_db
 def test_a_hundred_thousand_nested_brackets():
     raw = b"[" * 100_000 + b"]" * 100_000
-    refused(raw, "The backup file is nested too deeply (more than 64 levels of brackets).")
+    refused(raw, "The backups file is nested too deeply (more than 64 levels of brackets).")
 
 
 @pytest.mark.django_db
@@ -122,7 +122,7 @@ def test_brackets_inside_text_do_not_count_as_nesting(in_play):
     data["version"] = 2  # refused after parsing: the brackets in the name did not stop it
     refused(
         as_bytes(data),
-        "This backup has format version 2; this version of the product reads version 1.",
+        "This backups has format version 2; this version of the product reads version 1.",
     )
 
 
@@ -130,11 +130,11 @@ def test_brackets_inside_text_do_not_count_as_nesting(in_play):
 def test_a_file_over_the_size_limit_is_told_its_own_size():
     """Its size, never the limit's: a byte over the limit reads as the limit (20.0 MB)."""
     refused(
-        b" " * (30 * 1024 * 1024), "The file is 30.0\xa0MB; a backup can be at most 20.0\xa0MB."
+        b" " * (30 * 1024 * 1024), "The file is 30.0\xa0MB; a backups can be at most 20.0\xa0MB."
     )
     refused(
-        b" " * (backup.MAX_BYTES + 1),
-        "The file is more than 20.0\xa0MB; a backup can be at most 20.0\xa0MB.",
+        b" " * (backups.MAX_BYTES + 1),
+        "The file is more than 20.0\xa0MB; a backups can be at most 20.0\xa0MB.",
     )
 
 
@@ -142,13 +142,13 @@ def test_a_file_over_the_size_limit_is_told_its_own_size():
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        (b"", "The backup file is empty."),
-        (b'{"a": 1,\n  oops}', "The backup file is not valid JSON (line 2, column 3)."),
-        (b'{"a": NaN}', "The backup file holds a number that cannot be kept: NaN."),
-        (b'{"a": 1e999}', "The backup file holds a number that cannot be kept: 1e999."),
-        (b'{"a": 1, "a": 2}', 'The backup file has the key "a" twice in one object.'),
-        (b"[]", "This is not a tournament backup: the file must hold a JSON object."),
-        (b"1" * 5000, "The backup file is not valid JSON."),
+        (b"", "The backups file is empty."),
+        (b'{"a": 1,\n  oops}', "The backups file is not valid JSON (line 2, column 3)."),
+        (b'{"a": NaN}', "The backups file holds a number that cannot be kept: NaN."),
+        (b'{"a": 1e999}', "The backups file holds a number that cannot be kept: 1e999."),
+        (b'{"a": 1, "a": 2}', 'The backups file has the key "a" twice in one object.'),
+        (b"[]", "This is not a tournament backups: the file must hold a JSON object."),
+        (b"1" * 5000, "The backups file is not valid JSON."),
     ],
 )
 def test_files_that_are_not_a_backup(raw, message):
@@ -185,7 +185,7 @@ FIELDS = [
     # "version": true is 1 to Python: refused, it must be the number 1.
     (
         set_in(["version"], True),
-        "This backup has format version true; this version of the product reads version 1.",
+        "This backups has format version true; this version of the product reads version 1.",
     ),
     # Numbers beyond their column (SQLite would store 2^40; PostgreSQL would raise).
     (
@@ -278,7 +278,7 @@ FIELDS = [
     (damaged(lambda d: d["players"][0].pop("name")), "players[0].name is missing."),
     (
         set_in(["players", 0, "nickname"], "Ace"),
-        "players[0].nickname is not a field of this backup format.",
+        "players[0].nickname is not a field of this backups format.",
     ),
     (set_in(["levels"], {}), "levels must be a list, not {}."),
 ]
@@ -494,9 +494,9 @@ def test_a_withdrawn_player_seated_in_a_level(in_play):
 @pytest.mark.parametrize("flag", ["absent", False])
 def test_two_players_whose_names_differ_only_by_case_or_accents(in_play, other, flag):
     """Issue 17 §9: the services give such a pair only with the TD's confirmation, carried
-    by the player confirmed; a backup without it (hand-written, or older) is refused."""
+    by the player confirmed; a backups without it (hand-written, or older) is refused."""
     data = copy.deepcopy(in_play)
-    assert data["players"][0]["name"] == "Anna Berg"  # tournament/autoplay.py's first name
+    assert data["players"][0]["name"] == "Anna Berg"  # tournament/demo/autoplay.py's first name
     data["players"][3]["name"] = other
     for player in data["players"]:
         if flag == "absent":
@@ -525,7 +525,7 @@ def test_two_such_players_one_of_them_confirmed_are_imported(in_play, confirmed)
     data = copy.deepcopy(in_play)
     data["players"][3]["name"] = "anna bérg"
     data["players"][confirmed]["alike_confirmed"] = True
-    restored = backup.import_backup(as_bytes(data))
+    restored = backups.import_backup(as_bytes(data))
     assert list(restored.players.filter(alike_confirmed=True).values_list("number", flat=True)) == [
         data["players"][confirmed]["number"]
     ]
@@ -551,7 +551,7 @@ def test_a_backup_from_before_the_confirmation_is_imported_without_it(in_play):
     data = copy.deepcopy(in_play)
     for player in data["players"]:
         del player["alike_confirmed"]
-    restored = backup.import_backup(as_bytes(data))
+    restored = backups.import_backup(as_bytes(data))
     assert not restored.players.filter(alike_confirmed=True).exists()
 
 
@@ -599,7 +599,7 @@ def test_a_correction_without_a_reason(in_play, reason):
 
 @pytest.mark.django_db
 def test_the_same_correction_with_a_reason_is_imported(in_play):
-    restored = backup.import_backup(as_bytes(_corrected(copy.deepcopy(in_play), "Typo")))
+    restored = backups.import_backup(as_bytes(_corrected(copy.deepcopy(in_play), "Typo")))
     hand = Hand.objects.get(
         table__level__tournament=restored, table__level__number=1, table__number=1, number=1
     )
@@ -613,7 +613,7 @@ def test_a_redone_draw_without_a_reason(make_tournament, td_user):
     tournament = make_tournament(players=5, name="Redone")
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="first")
     draws.redraw_level(level=level, actor=td_user, reason="Bo came late", seed="second")
-    data = json.loads(json.dumps(backup.export_tournament(tournament)))
+    data = json.loads(json.dumps(backups.export_tournament(tournament)))
     data["settings"]["name"] = "Redone (copy)"
     assert data["levels"][0]["draws"][1]["reason"] == "Bo came late"
     data["levels"][0]["draws"][1]["reason"] = ""
@@ -622,7 +622,7 @@ def test_a_redone_draw_without_a_reason(make_tournament, td_user):
         "levels[0].draws[1].reason must not be empty: a redone draw needs a reason.",
     )
     data["levels"][0]["draws"][1]["reason"] = "Bo came late"
-    assert backup.import_backup(as_bytes(data)).name == "Redone (copy)"
+    assert backups.import_backup(as_bytes(data)).name == "Redone (copy)"
 
 
 @pytest.mark.django_db
@@ -653,7 +653,7 @@ def test_a_seed_that_does_not_give_the_seating(in_play):
     data["levels"][0]["draws"][0]["seed"] = "not the seed it was drawn with"
     before = row_counts()
     with pytest.raises(InvalidEntry) as caught:
-        backup.import_backup(as_bytes(data))
+        backups.import_backup(as_bytes(data))
     assert re.fullmatch(
         r"levels\[0\]\.draws\[0\]\.tables\[[0-2]\] is not the seating that its draw's seed "
         r"gives: the file was altered or damaged\.",
@@ -672,9 +672,9 @@ def test_the_round_trip_still_succeeds_and_rebuilds_the_caches_of_closed_levels(
     """The file restores the same tournament; closed levels get their walk caches too."""
     exported, caches = simulated
     django_user_model.objects.create_user("director", password="td-pass-123")
-    restored = backup.import_backup(as_bytes(exported))
+    restored = backups.import_backup(as_bytes(exported))
 
-    again = json.loads(json.dumps(backup.export_tournament(restored)))
+    again = json.loads(json.dumps(backups.export_tournament(restored)))
     assert again["audit"][-1]["action"] == "tournament.import"
     original = copy.deepcopy(exported)
     for data in (again, original):
@@ -701,7 +701,7 @@ def test_a_winner_disqualified_at_a_later_level_is_accepted(make_tournament, td_
     for _ in range(3):
         penalties.give_penalty(tournament=tournament, player=player, kind="slow", actor=td_user)
 
-    data = json.loads(json.dumps(backup.export_tournament(tournament)))
+    data = json.loads(json.dumps(backups.export_tournament(tournament)))
     assert player.number in [t["winner"] for t in data["levels"][0]["draws"][0]["tables"]]
     data["settings"]["name"] = "Later (copy)"
     for level in data["levels"]:
@@ -710,7 +710,7 @@ def test_a_winner_disqualified_at_a_later_level_is_accepted(make_tournament, td_
                 for hand in table["hands"]:
                     for version in hand["versions"]:
                         version["idempotency_key"] = str(uuid.uuid4())
-    restored = backup.import_backup(as_bytes(data))
+    restored = backups.import_backup(as_bytes(data))
     assert restored.players.get(number=player.number).disqualified
 
 
@@ -727,7 +727,7 @@ def test_the_command_prints_the_message_and_writes_nothing(in_play, tmp_path):
     with pytest.raises(CommandError, match=re.escape("players[0].name must not be empty.")):
         call_command("import_tournament", str(path), stdout=io.StringIO())
     path.write_bytes(b"\xff" + as_bytes(in_play))
-    with pytest.raises(CommandError, match=re.escape("The backup file is not UTF-8 text.")):
+    with pytest.raises(CommandError, match=re.escape("The backups file is not UTF-8 text.")):
         call_command("import_tournament", str(path), stdout=io.StringIO())
     path.write_bytes(b"[" * 100_000)
     with pytest.raises(CommandError, match="nested too deeply"):

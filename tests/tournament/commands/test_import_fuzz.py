@@ -1,6 +1,6 @@
-"""Random damage to a real backup: refused with an InvalidEntry, or harmless; never a crash.
+"""Random damage to a real backups: refused with an InvalidEntry, or harmless; never a crash.
 
-Each round changes one field of the simulated backup (a value of another kind,
+Each round changes one field of the simulated backups (a value of another kind,
 out of range, a character that cannot be kept, a missing field, a number moved
 by one, a flag flipped) and imports it from bytes. A refusal must be an
 InvalidEntry that leaves the database as it was; an accepted file must still
@@ -19,8 +19,8 @@ from tests.tournament.commands.test_import_damaged import (  # noqa: F401 (fixtu
     simulated,
 )
 from tests.tournament.conftest import row_counts
-from tournament.services import backup
-from tournament.services.errors import InvalidEntry
+from tournament import backups
+from tournament.errors import InvalidEntry
 
 ROUNDS = 25
 VALUES = (
@@ -106,11 +106,11 @@ def test_random_damage_is_refused_cleanly_or_harmless(simulated):  # noqa: F811
         damage(data, path, rng)
         before = row_counts()
         try:
-            restored = backup.import_backup(as_bytes(data))
+            restored = backups.import_backup(as_bytes(data))
         except InvalidEntry:
             assert row_counts() == before, path
             continue
         again = fresh(
-            json.loads(json.dumps(backup.export_tournament(restored))), f"Again {round_number}"
+            json.loads(json.dumps(backups.export_tournament(restored))), f"Again {round_number}"
         )
-        backup.import_backup(as_bytes(again))
+        backups.import_backup(as_bytes(again))

@@ -1,4 +1,4 @@
-"""Backups that write themselves during play (tournament/services/autobackup.py)."""
+"""Backups that write themselves during play (tournament/backups/automatic.py)."""
 
 import io
 import json
@@ -12,14 +12,15 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from tests.tournament.conftest import play, single_table
+from tournament.backups import automatic
 from tournament.models import Tournament
-from tournament.services import autobackup, draws, hands
+from tournament.services import draws, hands
 
 pytestmark = pytest.mark.django_db
 
 
 def files(tournament):
-    folder = autobackup.folder(tournament)
+    folder = automatic.folder(tournament)
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
 
 
@@ -31,7 +32,7 @@ def test_the_first_hand_writes_a_backup_then_one_every_few_minutes(
     with django_capture_on_commit_callbacks(execute=True):
         play(table, 6, -6, 0, actor=td_user)
     assert len(files(tournament)) == 1
-    assert autobackup.folder(tournament).name == f"{tournament.pk}-varcupen-goteborg"
+    assert automatic.folder(tournament).name == f"{tournament.pk}-varcupen-goteborg"
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         play(table, 1, -1, 0, actor=td_user)  # at once: not due yet
@@ -43,7 +44,7 @@ def test_the_first_hand_writes_a_backup_then_one_every_few_minutes(
     with moved, django_capture_on_commit_callbacks(execute=True):
         play(table, 2, -2, 0, actor=td_user)
     assert len(files(tournament)) == 2
-    newest = json.loads(autobackup.latest(tournament).path.read_text(encoding="utf-8"))
+    newest = json.loads(automatic.latest(tournament).path.read_text(encoding="utf-8"))
     hands_in_it = newest["levels"][0]["draws"][0]["tables"][0]["hands"]
     assert [h["number"] for h in hands_in_it] == [1, 2, 3]
 
@@ -58,7 +59,7 @@ def test_a_backup_another_worker_wrote_puts_the_next_one_later(
     with django_capture_on_commit_callbacks(execute=True):
         play(table, 6, -6, 0, actor=td_user)
     assert len(files(tournament)) == 1
-    autobackup._due_at.clear()  # this hand comes to a worker that has not looked yet
+    automatic._due_at.clear()  # this hand comes to a worker that has not looked yet
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         play(table, 1, -1, 0, actor=td_user)
     assert len(callbacks) == 1 and len(files(tournament)) == 1  # looked, found it recent
@@ -89,7 +90,7 @@ def test_closing_a_level_always_writes_one(
     with django_capture_on_commit_callbacks(execute=True):
         draws.advance(tournament=tournament, actor=td_user)  # one table: the champion
     assert len(files(tournament)) == 2
-    newest = json.loads(autobackup.latest(tournament).path.read_text(encoding="utf-8"))
+    newest = json.loads(automatic.latest(tournament).path.read_text(encoding="utf-8"))
     assert newest["levels"][0]["closed_at"] is not None
 
 
@@ -97,10 +98,10 @@ def test_only_the_newest_are_kept(backup_dir, make_tournament):
     tournament = make_tournament(players=3)
     written = []
     for minutes_ago in (40, 30, 20, 10, 0):
-        path = autobackup.write_backup(tournament)
+        path = automatic.write_backup(tournament)
         os.utime(path, (time.time() - minutes_ago * 60,) * 2)
         written.append(path.name)
-    autobackup.write_backup(tournament)  # prunes to BACKUP_KEEP = 3
+    automatic.write_backup(tournament)  # prunes to BACKUP_KEEP = 3
     kept = files(tournament)
     assert len(kept) == 3
     assert written[-1] in kept and written[-2] in kept
@@ -111,25 +112,25 @@ def test_a_crash_while_writing_leaves_the_last_complete_backup(
     backup_dir, make_tournament, monkeypatch
 ):
     tournament = make_tournament(players=3)
-    first = autobackup.write_backup(tournament)
+    first = automatic.write_backup(tournament)
     before = first.read_text(encoding="utf-8")
 
     def disk_full(descriptor):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(autobackup.os, "fsync", disk_full)
+    monkeypatch.setattr(automatic.os, "fsync", disk_full)
     with pytest.raises(OSError, match="No space left"):
-        autobackup.write_backup(tournament)
+        automatic.write_backup(tournament)
     assert files(tournament) == [first.name]  # no half file, not even a .partial
     assert first.read_text(encoding="utf-8") == before
-    assert autobackup.latest(tournament).path == first
+    assert automatic.latest(tournament).path == first
 
 
 def test_a_stray_partial_file_is_never_taken_for_a_backup(backup_dir, make_tournament):
     tournament = make_tournament(players=3)
-    complete = autobackup.write_backup(tournament)
-    (autobackup.folder(tournament) / ".backup-x.partial").write_text('{"format": "pofc', "utf-8")
-    assert autobackup.latest(tournament).path == complete
+    complete = automatic.write_backup(tournament)
+    (automatic.folder(tournament) / ".backup-x.partial").write_text('{"format": "pofc', "utf-8")
+    assert automatic.latest(tournament).path == complete
 
 
 def test_a_backup_that_cannot_be_written_never_fails_the_hand(
@@ -157,7 +158,7 @@ def test_no_backup_folder_set_writes_nothing(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         play(table, 6, -6, 0, actor=td_user)
     assert callbacks == []
-    assert autobackup.latest(tournament) is None
+    assert automatic.latest(tournament) is None
 
 
 @pytest.mark.django_db(transaction=True)
@@ -180,7 +181,7 @@ def test_restore_drill_the_latest_backup_into_an_empty_database_matches(
         points=dict(enumerate([5, -5, 0][:3])),
     )
     draws.advance(tournament=tournament, actor=td_user)
-    latest = autobackup.latest(tournament)
+    latest = automatic.latest(tournament)
     saved = json.loads(latest.path.read_text(encoding="utf-8"))
 
     call_command("flush", "--noinput")
@@ -208,9 +209,9 @@ def test_the_tds_pages_say_when_and_where_the_last_backup_was_written(
     url = f"/td/{tournament.pk}/players/"
     html = td_client.get(url).content.decode()
     assert "No automatic backup yet" in html
-    assert str(autobackup.folder(tournament)) in html
+    assert str(automatic.folder(tournament)) in html
 
-    path = autobackup.write_backup(tournament)
+    path = automatic.write_backup(tournament)
     then = time.time() - 3 * 60
     os.utime(path, (then, then))
     html = td_client.get(url).content.decode()
@@ -241,7 +242,7 @@ def test_without_backups_while_hands_the_page_says_the_first_comes_with_a_levels
     url = f"/td/{tournament.pk}/players/"
     html = td_client.get(url).content.decode()
     assert "No automatic backup yet: the first is written when a level closes." in html
-    assert str(autobackup.folder(tournament)) in html  # under "Where it is"
+    assert str(automatic.folder(tournament)) in html  # under "Where it is"
     assert "with the first hand" not in html
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         play(table, 6, -6, 0, actor=td_user)
@@ -258,7 +259,7 @@ def test_the_next_backup_removes_what_a_crash_left_but_not_one_being_written(
     backup_dir, make_tournament
 ):
     tournament = make_tournament(players=3)
-    folder = autobackup.folder(tournament)
+    folder = automatic.folder(tournament)
     folder.mkdir(parents=True)
     crashed = folder / ".backup-crashed.partial"
     crashed.write_text('{"format": "pofc', "utf-8")
@@ -266,7 +267,7 @@ def test_the_next_backup_removes_what_a_crash_left_but_not_one_being_written(
     os.utime(crashed, (an_hour_ago, an_hour_ago))
     being_written = folder / ".backup-another-worker.partial"  # by another worker, now
     being_written.write_text('{"format": "pofc', "utf-8")
-    written = autobackup.write_backup(tournament)
+    written = automatic.write_backup(tournament)
     assert not crashed.exists()
     assert being_written.exists()
     assert sorted(p.name for p in folder.iterdir()) == sorted([written.name, being_written.name])

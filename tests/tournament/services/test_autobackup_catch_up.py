@@ -14,9 +14,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from tests.tournament.conftest import play, single_table
+from tournament.audit.reading import audit_entries
+from tournament.backups import automatic
 from tournament.models import Penalty
-from tournament.selectors import audit_entries
-from tournament.services import autobackup, penalties, registration
+from tournament.services import penalties, registration
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def timers(settings):
     """The catch-ups a server would start, kept instead of started: [(delay, function)]."""
     settings.BACKUP_CATCH_UP_TIMERS = True
     started = []
-    with mock.patch.object(autobackup, "_start_timer", lambda d, f: started.append((d, f))):
+    with mock.patch.object(automatic, "_start_timer", lambda d, f: started.append((d, f))):
         yield started
 
 
@@ -48,7 +49,7 @@ def test_hands_after_a_backup_are_written_by_the_catch_up(
     table = single_table(tournament, td_user)
     with django_capture_on_commit_callbacks(execute=True):
         play(table, 6, -6, 0, actor=td_user)
-    first = autobackup.latest(tournament)
+    first = automatic.latest(tournament)
     assert hands_in(first.path) == [1]
     # The file says how many changes it holds: the lines of the tournament's audit log then
     # (5 entries: created, 3 players, the draw; and the hand).
@@ -56,17 +57,17 @@ def test_hands_after_a_backup_are_written_by_the_catch_up(
     with django_capture_on_commit_callbacks(execute=True):
         play(table, 1, -1, 0, actor=td_user)
         play(table, 2, -2, 0, actor=td_user)
-    assert autobackup.latest(tournament) == first  # not due: the room goes quiet
-    assert autobackup.waiting_changes(tournament, first) == 2
+    assert automatic.latest(tournament) == first  # not due: the room goes quiet
+    assert automatic.waiting_changes(tournament, first) == 2
 
-    assert autobackup.catch_up(tournament.pk) is None  # too early: the minutes are not up
+    assert automatic.catch_up(tournament.pk) is None  # too early: the minutes are not up
     with in_minutes(5):
-        written = autobackup.catch_up(tournament.pk)
+        written = automatic.catch_up(tournament.pk)
     assert written is not None and hands_in(written) == [1, 2, 3]
-    assert autobackup.waiting_changes(tournament, autobackup.latest(tournament)) == 0
+    assert automatic.waiting_changes(tournament, automatic.latest(tournament)) == 0
     with in_minutes(11):
-        assert autobackup.catch_up(tournament.pk) is None  # nothing new: nothing written
-    assert len(autobackup.backups(tournament)) == 2
+        assert automatic.catch_up(tournament.pk) is None  # nothing new: nothing written
+    assert len(automatic.backups(tournament)) == 2
 
 
 def test_a_penalty_is_a_change_the_backup_takes_too(
@@ -81,7 +82,7 @@ def test_a_penalty_is_a_change_the_backup_takes_too(
         penalties.give_penalty(
             tournament=tournament, player=player, kind=Penalty.Kind.TIMEOUT, actor=td_user
         )
-    newest = json.loads(autobackup.latest(tournament).path.read_text(encoding="utf-8"))
+    newest = json.loads(automatic.latest(tournament).path.read_text(encoding="utf-8"))
     assert [(p["player"], p["points"]) for p in newest["penalties"]] == [(player.number, 10)]
 
 
@@ -102,16 +103,16 @@ def test_a_change_before_the_minutes_end_starts_one_catch_up_per_process(
     # The timer's thread runs the tournament's catch-up on a connection of its own (here,
     # the test's: its own would not see the test's transaction), closed after.
     with (
-        mock.patch.object(autobackup, "catch_up") as caught_up,
-        mock.patch.object(autobackup, "close_old_connections"),
-        mock.patch.object(autobackup.connections, "close_all") as closed,
+        mock.patch.object(automatic, "catch_up") as caught_up,
+        mock.patch.object(automatic, "close_old_connections"),
+        mock.patch.object(automatic.connections, "close_all") as closed,
     ):
         run()
     caught_up.assert_called_once_with(tournament.pk)
     closed.assert_called_once_with()
     with in_minutes(5):
-        autobackup.catch_up(tournament.pk)
-    assert hands_in(autobackup.latest(tournament).path) == [1, 2, 3]
+        automatic.catch_up(tournament.pk)
+    assert hands_in(automatic.latest(tournament).path) == [1, 2, 3]
 
 
 def test_a_catch_up_that_cannot_write_tries_again_later(
@@ -119,10 +120,10 @@ def test_a_catch_up_that_cannot_write_tries_again_later(
 ):
     tournament = make_tournament(players=3)
     single_table(tournament, td_user)
-    with mock.patch.object(autobackup, "write_backup", side_effect=OSError(28, "No space")):
-        assert autobackup.catch_up(tournament.pk) is None
+    with mock.patch.object(automatic, "write_backup", side_effect=OSError(28, "No space")):
+        assert automatic.catch_up(tournament.pk) is None
     assert len(timers) == 1 and timers[0][0] > 4 * 60
-    assert autobackup.catch_up(tournament.pk) is not None  # the disk has room again
+    assert automatic.catch_up(tournament.pk) is not None  # the disk has room again
 
 
 def test_at_shutdown_every_tournament_with_changes_waiting_is_written(
@@ -135,13 +136,13 @@ def test_at_shutdown_every_tournament_with_changes_waiting_is_written(
         play(table, 6, -6, 0, actor=td_user)
     with django_capture_on_commit_callbacks(execute=True):
         play(table, 1, -1, 0, actor=td_user)
-    assert hands_in(autobackup.latest(first).path) == [1]
-    written = autobackup.catch_up_all()  # at once, however recent the newest backup
+    assert hands_in(automatic.latest(first).path) == [1]
+    written = automatic.catch_up_all()  # at once, however recent the newest backup
     # The first's two hands, the second's registrations (no backup of it yet).
     assert sorted(p.parent for p in written) == sorted(
-        [autobackup.folder(first), autobackup.folder(second)]
+        [automatic.folder(first), automatic.folder(second)]
     )
-    assert hands_in(autobackup.latest(first).path) == [1, 2]
+    assert hands_in(automatic.latest(first).path) == [1, 2]
 
 
 def test_a_renamed_tournament_takes_its_backups_folder_along(
@@ -151,33 +152,33 @@ def test_a_renamed_tournament_takes_its_backups_folder_along(
     backups left in the old folder; a folder found by the id alone would take another
     tournament's of the same id (a restore's copied folder) and prune them."""
     tournament = make_tournament(players=3, name="Friday Cup")
-    path = autobackup.write_backup(tournament)
+    path = automatic.write_backup(tournament)
     assert path.parent.name == f"{tournament.pk}-friday-cup"
     with django_capture_on_commit_callbacks(execute=True):
         registration.rename_tournament(
             tournament=tournament, actor=td_user, name="Friday Cup Final"
         )
     tournament.refresh_from_db()
-    assert autobackup.folder(tournament).name == f"{tournament.pk}-friday-cup-final"
+    assert automatic.folder(tournament).name == f"{tournament.pk}-friday-cup-final"
     assert not path.parent.exists()
-    assert autobackup.latest(tournament).path.name == path.name
+    assert automatic.latest(tournament).path.name == path.name
     # Another tournament's folder of the same id (copied from another laptop) is not taken.
     stranger = backup_dir / f"{tournament.pk}-other-cup"
     stranger.mkdir()
     (stranger / "backup-20260101-000000-000000-1-c3.json").write_text("{}")
-    assert autobackup.latest(tournament).path.parent == autobackup.folder(tournament)
+    assert automatic.latest(tournament).path.parent == automatic.folder(tournament)
 
 
 def test_settings_that_rename_a_tournament_take_its_folder_along(
     backup_dir, make_tournament, td_user, django_capture_on_commit_callbacks
 ):
     tournament = make_tournament(players=3, name="Spring Cup")
-    path = autobackup.write_backup(tournament)
+    path = automatic.write_backup(tournament)
     with django_capture_on_commit_callbacks(execute=True):
         registration.update_settings(tournament=tournament, actor=td_user, name="Spring Open")
     tournament.refresh_from_db()
-    assert autobackup.latest(tournament).path.name == path.name
-    assert autobackup.folder(tournament).name == f"{tournament.pk}-spring-open"
+    assert automatic.latest(tournament).path.name == path.name
+    assert automatic.folder(tournament).name == f"{tournament.pk}-spring-open"
 
 
 def test_the_tds_pages_say_how_many_changes_wait_and_when_they_are_late(
@@ -193,7 +194,7 @@ def test_the_tds_pages_say_how_many_changes_wait_and_when_they_are_late(
     with django_capture_on_commit_callbacks(execute=True):
         play(table, 1, -1, 0, actor=td_user)
         play(table, 2, -2, 0, actor=td_user)
-    due = timezone.localtime(autobackup.latest(tournament).written_at + timedelta(minutes=5))
+    due = timezone.localtime(automatic.latest(tournament).written_at + timedelta(minutes=5))
     html = td_client.get(url).content.decode()
     assert f"2 changes since: in the next backup, by {due:%H:%M}." in html
     assert "td-backup-alert" not in html
@@ -212,11 +213,11 @@ def test_a_read_only_folder_or_a_full_disk_is_said_on_the_tds_pages(
 ):
     tournament = make_tournament(players=3)
     url = f"/td/{tournament.pk}/players/"
-    with mock.patch.object(autobackup.os, "access", return_value=False):
+    with mock.patch.object(automatic.os, "access", return_value=False):
         html = td_client.get(url).content.decode()
     assert "Backups cannot be written: the folder" in html and "is read-only or missing" in html
     full = mock.Mock(free=10 * 1024 * 1024)
-    with mock.patch.object(autobackup.shutil, "disk_usage", return_value=full):
+    with mock.patch.object(automatic.shutil, "disk_usage", return_value=full):
         html = td_client.get(url).content.decode()
     assert "has less than 50 MB free" in html
     html = td_client.get(url).content.decode()
@@ -234,7 +235,7 @@ def test_the_catch_up_command_writes_what_waits(
         play(table, 1, -1, 0, actor=td_user)
     out = io.StringIO()
     call_command("backup_catch_up", stdout=out)
-    newest = autobackup.latest(tournament)
+    newest = automatic.latest(tournament)
     assert hands_in(newest.path) == [1, 2]
     assert out.getvalue() == f"Backup written: {newest.path}\n"
     out = io.StringIO()
@@ -251,13 +252,13 @@ def test_a_real_catch_up_thread_writes_the_hand_that_waited(
     settings.BACKUP_CATCH_UP_TIMERS = True
     tournament = make_tournament(players=3)
     table = single_table(tournament, td_user)
-    with mock.patch.object(autobackup, "_every", lambda moment: moment + timedelta(seconds=5)):
+    with mock.patch.object(automatic, "_every", lambda moment: moment + timedelta(seconds=5)):
         play(table, 6, -6, 0, actor=td_user)
-        autobackup.catch_up(tournament.pk, at_once=True)  # a backup of hand 1 just now
-        assert hands_in(autobackup.latest(tournament).path) == [1]
+        automatic.catch_up(tournament.pk, at_once=True)  # a backup of hand 1 just now
+        assert hands_in(automatic.latest(tournament).path) == [1]
         play(table, 1, -1, 0, actor=td_user)  # within the seconds: the catch-up waits
         deadline = time.monotonic() + 30
-        while hands_in(autobackup.latest(tournament).path) != [1, 2]:
+        while hands_in(automatic.latest(tournament).path) != [1, 2]:
             assert time.monotonic() < deadline, "no catch-up within 30 s"
             time.sleep(0.2)
 
@@ -267,5 +268,5 @@ def test_a_catch_up_after_backups_were_turned_off_writes_nothing(
 ):
     tournament = make_tournament(players=3)
     settings.BACKUP_DIR = ""
-    assert autobackup.catch_up(tournament.pk) is None
+    assert automatic.catch_up(tournament.pk) is None
     assert not backup_dir.exists()

@@ -1,6 +1,6 @@
 """A backup is read from one snapshot of the database, while the room goes on recording hands.
 
-The export reads a tournament in a dozen queries (tournament/services/backup_export.py). A
+The export reads a tournament in a dozen queries (tournament/backups/export.py). A
 hand recorded by another worker between two of them would give a file whose tables say one
 number of hands and list another, which the import refuses: the backup would be worthless
 exactly when it is needed. The export therefore runs in one transaction, on PostgreSQL at
@@ -17,10 +17,10 @@ from django.core.management import call_command
 from django.db import connection, connections
 
 from tests.tournament.conftest import play
+from tournament.backups import import_backup
+from tournament.backups.export import export_tournament
 from tournament.models import Hand, Table, Tournament
 from tournament.services import draws, hands
-from tournament.services.backup import import_backup
-from tournament.services.backup_export import export_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 postgresql_only = pytest.mark.skipif(

@@ -7,7 +7,7 @@ from django.utils import translation
 
 from tests.tournament.conftest import play, play_named, row_counts, single_table
 from tournament.models import Level, Table, TableCall, TieSettlement
-from tournament.selectors import revision_token
+from tournament.selectors.tokens import revision_token
 from tournament.services import InvalidEntry, NotAllowed, calls, draws, hands
 
 pytestmark = pytest.mark.django_db

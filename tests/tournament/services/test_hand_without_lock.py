@@ -14,7 +14,7 @@ from django.db import connection
 from tests.tournament.services.test_concurrency import run_together
 from tournament.models import Hand, Penalty, Seat, Table
 from tournament.services import Conflict, NotAllowed, draws, hands, penalties, revisor_access
-from tournament.services.locking import read_table_and_seats
+from tournament.tables.locking import read_table_and_seats
 
 pytestmark = [
     pytest.mark.postgres,

@@ -6,7 +6,7 @@ from tests.tournament.conftest import play_named, single_table
 from tests.tournament.services.test_hands import BOARDS, record_cards
 from tournament.models import Hand, Player, Seat, Table
 from tournament.services import hands, penalties
-from tournament.services.recompute import recompute_table
+from tournament.tables.store import recompute_table
 
 pytestmark = pytest.mark.django_db
 

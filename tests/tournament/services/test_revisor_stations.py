@@ -3,7 +3,7 @@
 import pytest
 
 from tests.tournament.conftest import play
-from tournament.audit_sentences import sentence
+from tournament.audit.sentences import sentence
 from tournament.models import AuditEntry, RevisorCodeAttempt, RevisorStation
 from tournament.services import InvalidEntry, NotAllowed, draws
 from tournament.services.revisor_access import (

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.tournament.conftest import play_named, single_table, totals
 from tournament.models import AuditEntry, Player, TieSettlement
 from tournament.services import Conflict, InvalidEntry, NotAllowed, hands
-from tournament.state import cached_state, load_table
+from tournament.tables.state import cached_state, load_table
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 from django.utils import translation
 
 from tests.tournament.conftest import single_table
-from tournament.audit_sentences import sentence
+from tournament.audit.sentences import sentence
 from tournament.models import AuditEntry, Player, TableCall
 from tournament.services import InvalidEntry, calls, penalties
 

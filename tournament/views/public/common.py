@@ -4,7 +4,7 @@ the live region rendered at most once per token and once per few seconds.
 A room of 300 phones polls these pages. An unchanged poll is answered `204 No Content`
 after the one indexed query of its token, touching neither the session nor the user, and
 a proxy may keep that answer for a moment (`Cache-Control: public, max-age=2`). A poll
-that needs nothing rendered is answered by `tournament.middleware.LivePollMiddleware`
+that needs nothing rendered is answered by `tournament.live.middleware.LivePollMiddleware`
 through each view's `answer_poll`, before the rest of the middleware.
 
 A page's live region depends on nothing but its token and the language, so it is rendered
@@ -39,12 +39,15 @@ from django.utils.safestring import mark_safe
 from django.utils.text import compress_string
 from django.utils.translation import gettext as _
 
-from tournament import selectors
+from tournament.live.polling import vary_on_htmx
 from tournament.models import Table, shown_draw
-from tournament.public_address import public_link
-from tournament.qr import qr_svg
+from tournament.selectors.public import latest_seats, player_record, public_tournament
+from tournament.selectors.score_card import score_card
+from tournament.selectors.standings import standings
 from tournament.selectors.td_words import blank_td_words, without_td_words
-from tournament.views.polling import vary_on_htmx
+from tournament.selectors.tokens import join_token, revision_token, room_tokens
+from tournament.web.public_address import public_link
+from tournament.web.qr import qr_svg
 
 # Seconds between polls of a phone (settings.PUBLIC_POLL_SECONDS: tests shorten it).
 POLL_SECONDS = 5
@@ -167,7 +170,7 @@ def get_tournament(tournament_id, token=None):
     kept = _tournaments.get((tournament_id, token)) if keep else None
     if kept is not None and now - kept[0] < seconds:
         return copy.copy(kept[1])
-    tournament = selectors.public_tournament(tournament_id)
+    tournament = public_tournament(tournament_id)
     if tournament is None:
         raise Http404("No such tournament.")
     if keep:
@@ -221,16 +224,16 @@ class Live:
 
 
 def tournament_token(tournament_id):
-    """The tournament's token (`selectors.revision_token`), as its live pages poll it: read
+    """The tournament's token (`revision_token`), as its live pages poll it: read
     with every table's (`room`), at most once per `token_seconds()` per process."""
     if token_seconds() <= 0:
-        return selectors.revision_token(tournament_id)
+        return revision_token(tournament_id)
     tokens = room(tournament_id)
     return None if tokens is None else tokens.tournament
 
 
 def table_token(tournament_id, table_id):
-    """A table's token, as its score card polls it (`selectors.revision_token` of the
+    """A table's token, as its score card polls it (`revision_token` of the
     table): read with every table's (`room`), at most once per `token_seconds()` per
     process. A room's phones poll a hundred tables' cards: one query a second per process
     instead of one per table and second, each after Django's connection health check (the
@@ -241,13 +244,13 @@ def table_token(tournament_id, table_id):
     token = None if tokens is None else tokens.tables.get(table_id)
     if token is not None:
         return token
-    return recent_token(selectors.revision_token, (tournament_id, table_id))
+    return recent_token(revision_token, (tournament_id, table_id))
 
 
 def room(tournament_id):
-    """`selectors.room_tokens`: the tournament's token and every table's, read together at
+    """`room_tokens`: the tournament's token and every table's, read together at
     most once per `token_seconds()` per process (None: no such tournament)."""
-    return recent_token(selectors.room_tokens, (tournament_id,))
+    return recent_token(room_tokens, (tournament_id,))
 
 
 def live_page(token_of, *names, shown_by=None):
@@ -574,7 +577,7 @@ def in_poll_language(request, view):
 
 @dataclass(frozen=True)
 class KeptStandings:
-    rows: list  # selectors.standings
+    rows: list  # standings
     token: str  # the tournament's token they were worked out at
     as_of: float  # when (time.time())
 
@@ -590,7 +593,7 @@ _standings = {}
 
 
 def cached_standings(tournament):
-    """`selectors.standings` of the tournament (3 queries), worked out at most once per
+    """`standings` of the tournament (3 queries), worked out at most once per
     `render_seconds()` per process, as a live region is, and shared by the standings, the
     players' pages and the searches: with a hand somewhere every second, a player's page
     would otherwise work out the whole room's standings at each of its polls (300 players:
@@ -606,7 +609,7 @@ def cached_standings(tournament):
         # A finished tournament's pages stop polling: they must show its final standings.
         if tournament.finished_at is None and now - as_of < render_seconds():
             return KeptStandings(rows, token, as_of)
-    rows = selectors.standings(tournament)
+    rows = standings(tournament)
     _standings[tournament.pk] = (tournament.token, now, rows)
     return KeptStandings(rows, tournament.token, now)
 
@@ -617,7 +620,7 @@ SCORE_CARDS_MAX = 10_000  # tables kept at most
 
 
 def kept_score_card(table_id, load_table, token):
-    """The table (`load_table()`, 1 query) and its public `selectors.score_card` (5
+    """The table (`load_table()`, 1 query) and its public `score_card` (5
     queries), read once per process and table at `token`, its region's: after a hand, a
     table's region is rendered again for each language its phones read (two in a Swedish
     room with visitors), from the same card (7 ms under load, PostgreSQL). Read after that
@@ -626,7 +629,7 @@ def kept_score_card(table_id, load_table, token):
     if kept is not None and kept[0] == token:
         return kept[1], kept[2]
     table = load_table()
-    card = selectors.score_card(table, public=True)
+    card = score_card(table, public=True)
     keep_bounded(_score_cards, SCORE_CARDS_MAX, table_id, (token, table, card))
     return table, card
 
@@ -638,7 +641,7 @@ PLAYER_RECORDS_MAX = 10_000  # players kept at most
 
 
 def kept_player_record(tournament, player_id):
-    """`selectors.player_record` (3 queries), kept per process while nothing it shows has
+    """`player_record` (3 queries), kept per process while nothing it shows has
     moved: a player's page is watched by one or two phones, and its region is rendered
     again at their visits after the render bound because the room's token moved with a
     hand elsewhere (his place may have moved; his record has not). Checking it costs his
@@ -648,7 +651,7 @@ def kept_player_record(tournament, player_id):
     kept = _player_records.get(key)
     if kept is not None and kept.read_at == _read_now(tournament, kept):
         return kept
-    record = selectors.player_record(tournament, player_id)
+    record = player_record(tournament, player_id)
     if record is not None:
         keep_bounded(_player_records, PLAYER_RECORDS_MAX, key, record)
     return record
@@ -667,7 +670,7 @@ def link_prefixes(tournament):
     """The start of the links to the tournament's tables and players, for long lists:
     "{{ links.player }}{{ pk }}/" costs nothing per row where {% url %} reverses each."""
     return {
-        # 1, not 0: an id in a URL is a positive `dbid` (tournament/converters.py).
+        # 1, not 0: an id in a URL is a positive `dbid` (tournament/web/converters.py).
         name: reverse(f"public:{name}", args=[tournament.pk, 1])[: -len("1/")]
         for name in ("player", "table")
     }
@@ -701,7 +704,7 @@ FOUND_SEATS_MAX = 10_000  # searches kept at most
 
 
 def kept_latest_seats(tournament):
-    """`selectors.latest_seats` for the players a search finds (its `seats_of`), kept per
+    """`latest_seats` for the players a search finds (its `seats_of`), kept per
     process while nothing it holds has moved, as a player's record is: a search's region
     is rendered again at its phone's visits after the render bound because a hand
     elsewhere moved the room's token; the same players' seats have not moved. Checking
@@ -709,12 +712,12 @@ def kept_latest_seats(tournament):
 
     def seats_of(player_ids):
         if token_seconds() <= 0:
-            return selectors.latest_seats(player_ids)  # no room's tokens to check them by
+            return latest_seats(player_ids)  # no room's tokens to check them by
         key = (tournament.pk, player_ids)
         kept = _found_seats.get(key)
         if kept is not None and kept[0] == _seats_read_now(tournament, kept[1]):
             return kept[1]
-        seats = selectors.latest_seats(player_ids)
+        seats = latest_seats(player_ids)
         keep_bounded(_found_seats, FOUND_SEATS_MAX, key, (_seats_read_at(tournament, seats), seats))
         return seats
 
@@ -726,7 +729,7 @@ def _seats_read_at(tournament, seats):
     seat's table token, as `revision_token` gives it."""
     revision = tournament.revision
     return revision, tuple(
-        (player_id, selectors.join_token(revision, seat.table.revision))
+        (player_id, join_token(revision, seat.table.revision))
         for player_id, seat in sorted(seats.items())
     )
 

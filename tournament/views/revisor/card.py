@@ -24,18 +24,20 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament import selectors
-from tournament.audit_sentences import revisor_label
-from tournament.faults import reads_only, resent_after_lost_connection
+from tournament.audit.sentences import revisor_label
 from tournament.forms import HandPointsForm, TextField, choice_messages, max_length
+from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.models import TableCall
+from tournament.selectors import hands as hands_reads
+from tournament.selectors.tables import is_final_table
+from tournament.selectors.tokens import read_table_token
 from tournament.services import HandConflict, ServiceError, TableOver, calls, hands
-from tournament.state import cached_state
+from tournament.tables.state import cached_state
 from tournament.views.once import ALREADY_DONE, STALE_FORM, submit_once
-from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.public.common import shows_already, table_token
 from tournament.views.revisor.binding import revisor_required
 from tournament.views.td.common import add_service_error
+from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/card.html"
 # The poll's answer when the card's form is out of date: the whole card, in place of it.
@@ -190,7 +192,7 @@ class Card:
     @property
     def final(self):
         """The only table of its level: its winner is the champion (1 query, when asked)."""
-        return selectors.is_final_table(self.table)
+        return is_final_table(self.table)
 
     @property
     def settled_between(self):
@@ -231,7 +233,7 @@ def read_card(table, known=None):
     state, seats = known if known is not None else cached_state(table)
     by_id = {seat.id: seat for seat in seats}
     playing = [by_id[sid] for sid in state.active_seat_ids]
-    numbers, lines = _last_hands(selectors.last_hands(table), seats)
+    numbers, lines = _last_hands(hands_reads.last_hands(table), seats)
     return Card(
         table=table,
         tournament=table.level.tournament,
@@ -250,7 +252,7 @@ def poll_token(table):
     """What the card polls with: the table's token, as every live page polls its own (its
     hands, calls and penalties, and the tournament's changes: a player renamed), from the
     table as this request read it (its binding, or the hand it recorded): no query."""
-    return selectors.read_table_token(table)
+    return read_table_token(table)
 
 
 def label(table):

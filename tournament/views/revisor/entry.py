@@ -10,10 +10,10 @@ from django.utils.translation import gettext_lazy
 
 from config.security import client_ip
 from tournament.forms import lazy_format
+from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.models import REVISOR_CODE_ALPHABET, REVISOR_CODE_LENGTH, RevisorStation
 from tournament.services import InvalidEntry, revisor_access
 from tournament.services.revisor_stations import station_held
-from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.revisor.binding import (
     bind,
     bind_station,

@@ -11,10 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tournament.errors import ServiceError
 from tournament.forms import TextField, WholeNumberField, lazy_format
-from tournament.names import check_shown
+from tournament.rules.names import check_shown
 from tournament.services import announcements
-from tournament.services.errors import ServiceError
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
 from tournament.views.td.common import add_service_error, get_tournament

@@ -21,7 +21,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournament import selectors
+from tournament.errors import Conflict, HandConflict, ServiceError
 from tournament.forms import (
     CorrectCardsForm,
     CorrectPointsForm,
@@ -31,15 +31,17 @@ from tournament.forms import (
     RescindForm,
     TieForm,
 )
+from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.models import Hand, HandVersion, Penalty, Player, Tournament
-from tournament.selectors.penalty_preview import outcome_after_penalty
+from tournament.selectors.penalties import PenaltyCost, outcome_after_penalty, penalty_cost
+from tournament.selectors.score_card import score_card
+from tournament.selectors.tables import hand_history, is_final_table
+from tournament.selectors.tokens import revision_token
 from tournament.services import calls, hands, penalties
-from tournament.services.errors import Conflict, HandConflict, ServiceError
 from tournament.services.stale import by_whom, clock
-from tournament.state import load_table
+from tournament.tables.state import load_table
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
-from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.td.common import add_service_error, get_table, get_tournament
 
 TEMPLATE = "tournament/td/tables/table.html"
@@ -177,8 +179,8 @@ def render_page(
     after_error=None,
 ):
     """The whole table page, read afresh, with any bound form given in its place."""
-    token = selectors.revision_token(tournament.pk)  # first: never newer than the card
-    card = selectors.score_card(table)
+    token = revision_token(tournament.pk)  # first: never newer than the card
+    card = score_card(table)
     mode = mode or chosen_mode(request, tournament)
     page_errors = list(page_errors)
     if hand_form is not None and not card.accepts_hands:
@@ -236,11 +238,11 @@ def _table_page(tournament_id, table_id):
 def table(request, tournament_id, table_id):
     """The table page; for the poll (htmx, `?rev=`) its score card region, or 204."""
     if request.htmx:
-        token = selectors.revision_token(tournament_id)
+        token = revision_token(tournament_id)
         if token is not None and (response := unchanged(request, token)) is not None:
             return response
         tournament, table = _tables(tournament_id, table_id)
-        card = selectors.score_card(table)
+        card = score_card(table)
         context = _card_context(tournament, table, card, token)
         return vary_on_htmx(render(request, f"{TEMPLATE}#card", context))
     tournament, table = _tables(tournament_id, table_id)
@@ -257,7 +259,7 @@ def hand_new(request, tournament_id, table_id):
     mode = chosen_mode(request, tournament)
     if request.method != "POST":
         return redirect(table_url(tournament, table, mode if mode == CARDS else None))
-    card = selectors.score_card(table)
+    card = score_card(table)
     form = HAND_FORMS[mode](request.POST, seats=card.active_seats)
     if not form.is_valid():
         return render_page(request, tournament, table, status=400, mode=mode, hand_form=form)
@@ -312,7 +314,7 @@ def hand_correct(request, tournament_id, table_id, number):
     """The TD corrects a recorded hand: its content prefilled, a reason required."""
     tournament, table = _tables(tournament_id, table_id)
     hand = get_object_or_404(Hand, table=table, number=number)
-    history = selectors.hand_history(hand)
+    history = hand_history(hand)
     current = next(v for v in history if v.superseded_at is None)
     seats = [result.seat for result in current.results.all()]
     mode = chosen_mode(request, tournament, default=current.mode)
@@ -413,13 +415,13 @@ def penalty_new(request, tournament_id, table_id):
     player, kind = form.cleaned_data["player"], form.cleaned_data["kind"]
     call_id = _call_id(request)
     if "confirm" not in request.POST:
-        cost = selectors.penalty_cost(player, kind)
+        cost = penalty_cost(player, kind)
         return _confirm(request, tournament, table, form, cost, call_id=call_id)
     stated = request.POST.get("warning_number")
 
     def give():
         # Checked with the key kept: a cost that moved since it was stated gives nothing.
-        cost = selectors.penalty_cost(player, kind)
+        cost = penalty_cost(player, kind)
         if stated != str(cost.warning_number):
             raise CostChanged(cost)
         penalty = penalties.give_penalty(actor=request.user, **form.service_kwargs())
@@ -456,7 +458,7 @@ def penalty_new(request, tournament_id, table_id):
 
 def _priced(penalty):
     """The cost as given (the service's numbers), to say what was done."""
-    return selectors.PenaltyCost(
+    return PenaltyCost(
         warning_number=penalty.warning_number,
         points=penalty.points,
         disqualifies=penalty.player.disqualified,
@@ -589,7 +591,7 @@ def tie(request, tournament_id, table_id):
     if replayed(request):
         messages.info(request, _("This tie was already settled."))
         return redirect(table_url(tournament, table))
-    card = selectors.score_card(table)
+    card = score_card(table)
     form = TieOnceForm(request.POST, leaders=card.tie_leaders, settlement=card.settlement)
     try:
         hands.check_table_open(table)  # before the confirmation: a closed level is final
@@ -648,7 +650,7 @@ def _tie_refused(request, tournament, table, error):
     message and the winner and reason as typed, in the section that decides the tie again.
     The form now stands on the decision shown: deciding again is confirmed first, and
     that confirmation names whose win it replaces."""
-    card = selectors.score_card(table)
+    card = score_card(table)
     data = request.POST.copy()
     data["settlement"] = card.settlement.pk if card.settlement is not None else ""
     form = TieOnceForm(data, leaders=card.tie_leaders, settlement=card.settlement)
@@ -671,7 +673,7 @@ def _tie_confirm(request, tournament, table, card, form):
         # Everyone else still playing at the table: the shootout ends for them here.
         "others": ", ".join(s.player.name for s in card.active_seats if s.player != winner),
         # The only table of its draw: its winner is the champion once the level is closed.
-        "final": selectors.is_final_table(table),
+        "final": is_final_table(table),
         "next_level": table.level.number + 1,
     }
     return render(request, TIE_CONFIRM_TEMPLATE, context)

@@ -1,0 +1,1 @@
+"""The live pages' machinery: the one polling mechanism and its early answer."""

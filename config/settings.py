@@ -154,7 +154,7 @@ LOGIN_REDIRECT_URL = "td:dashboard"
 LOGOUT_REDIRECT_URL = "public:home"
 
 # How long a public page's live region, once rendered, is served although the tournament
-# moved on (tournament/views/public/common.py): a room's phones then cost one rendering per
+# moved on (tournament/live/regions.py): a room's phones then cost one rendering per
 # few seconds, not one per hand. Tests see every change at once.
 PUBLIC_RENDER_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_RENDER_SECONDS", 5)
 # How long a process answers the players' polls with the token it read last (the same

@@ -2,7 +2,7 @@
 
 Hands recorded before 0015 keep their AuditEntry as their line (no second line from the
 version); hands recorded since have none, and migrating back writes one for each. A
-backups holds every line as an entry, and its restore shows each line once.
+backup holds every line as an entry, and its restore shows each line once.
 """
 
 import uuid

@@ -2,7 +2,7 @@
 
 Nearly every request a room makes is a poll of a live page: 300 phones every 5 s, and a
 revisor's tablet at every table. Its answer depends on the URL, one indexed query and the
-cache alone (`views/public/common.py`, `views/revisor/card.py`): 204 No Content when the
+cache alone (`live/responses.py`, `views/revisor/card.py`): 204 No Content when the
 page shows what it would be sent already, else (a public page) the region kept for every
 phone. So this middleware gives that answer before the session, language, CSRF, user,
 messages and the rest of the middleware run, none of which has anything to do for it. It

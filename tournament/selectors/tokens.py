@@ -52,7 +52,7 @@ def room_tokens(tournament_id):
     """`revision_token` of the tournament and of each of its tables, by table id, in one
     query (None when there is no such tournament): a room's phones poll the tournament's
     pages and the score cards of a hundred tables, and a process reads every token at once,
-    once a second (`views.public.common.tournament_token` and `table_token`). One read
+    once a second (`live.tokens.tournament_token` and `table_token`). One read
     also makes them agree: a player's record checked against his table's token is never
     older than the tournament's token his page shows. The ORM's building of it is no cost
     at once a second."""

@@ -30,7 +30,7 @@ from tournament.models import (
 
 
 def walk_caches(tournament):
-    """The caches a backups does not carry, per current table: they are rebuilt on import."""
+    """The caches a backup does not carry, per current table: they are rebuilt on import."""
     caches = {}
     for table in Table.objects.current().filter(level__tournament=tournament):
         caches[(table.level.number, table.number)] = (
@@ -47,7 +47,7 @@ def walk_caches(tournament):
 
 
 def _exported(django_db_blocker, **options):
-    """A simulated tournament's backups as read from a file, and its walk caches.
+    """A simulated tournament's backup as read from a file, and its walk caches.
 
     The database is left empty.
     """
@@ -106,13 +106,13 @@ def seat_of(table, number):
 @pytest.mark.django_db
 def test_a_file_that_is_not_utf8(in_play):
     raw = as_bytes(in_play).replace(b'"x"', b'"\xe5"', 1)
-    refused(b"\xff\xfe" + raw, "The backups file is not UTF-8 text.")
+    refused(b"\xff\xfe" + raw, "The backup file is not UTF-8 text.")
 
 
 @pytest.mark.django_db
 def test_a_hundred_thousand_nested_brackets():
     raw = b"[" * 100_000 + b"]" * 100_000
-    refused(raw, "The backups file is nested too deeply (more than 64 levels of brackets).")
+    refused(raw, "The backup file is nested too deeply (more than 64 levels of brackets).")
 
 
 @pytest.mark.django_db
@@ -122,7 +122,7 @@ def test_brackets_inside_text_do_not_count_as_nesting(in_play):
     data["version"] = 2  # refused after parsing: the brackets in the name did not stop it
     refused(
         as_bytes(data),
-        "This backups has format version 2; this version of the product reads version 1.",
+        "This backup has format version 2; this version of the product reads version 1.",
     )
 
 
@@ -130,11 +130,11 @@ def test_brackets_inside_text_do_not_count_as_nesting(in_play):
 def test_a_file_over_the_size_limit_is_told_its_own_size():
     """Its size, never the limit's: a byte over the limit reads as the limit (20.0 MB)."""
     refused(
-        b" " * (30 * 1024 * 1024), "The file is 30.0\xa0MB; a backups can be at most 20.0\xa0MB."
+        b" " * (30 * 1024 * 1024), "The file is 30.0\xa0MB; a backup can be at most 20.0\xa0MB."
     )
     refused(
         b" " * (backups.MAX_BYTES + 1),
-        "The file is more than 20.0\xa0MB; a backups can be at most 20.0\xa0MB.",
+        "The file is more than 20.0\xa0MB; a backup can be at most 20.0\xa0MB.",
     )
 
 
@@ -142,13 +142,13 @@ def test_a_file_over_the_size_limit_is_told_its_own_size():
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        (b"", "The backups file is empty."),
-        (b'{"a": 1,\n  oops}', "The backups file is not valid JSON (line 2, column 3)."),
-        (b'{"a": NaN}', "The backups file holds a number that cannot be kept: NaN."),
-        (b'{"a": 1e999}', "The backups file holds a number that cannot be kept: 1e999."),
-        (b'{"a": 1, "a": 2}', 'The backups file has the key "a" twice in one object.'),
-        (b"[]", "This is not a tournament backups: the file must hold a JSON object."),
-        (b"1" * 5000, "The backups file is not valid JSON."),
+        (b"", "The backup file is empty."),
+        (b'{"a": 1,\n  oops}', "The backup file is not valid JSON (line 2, column 3)."),
+        (b'{"a": NaN}', "The backup file holds a number that cannot be kept: NaN."),
+        (b'{"a": 1e999}', "The backup file holds a number that cannot be kept: 1e999."),
+        (b'{"a": 1, "a": 2}', 'The backup file has the key "a" twice in one object.'),
+        (b"[]", "This is not a tournament backup: the file must hold a JSON object."),
+        (b"1" * 5000, "The backup file is not valid JSON."),
     ],
 )
 def test_files_that_are_not_a_backup(raw, message):
@@ -185,7 +185,7 @@ FIELDS = [
     # "version": true is 1 to Python: refused, it must be the number 1.
     (
         set_in(["version"], True),
-        "This backups has format version true; this version of the product reads version 1.",
+        "This backup has format version true; this version of the product reads version 1.",
     ),
     # Numbers beyond their column (SQLite would store 2^40; PostgreSQL would raise).
     (
@@ -278,7 +278,7 @@ FIELDS = [
     (damaged(lambda d: d["players"][0].pop("name")), "players[0].name is missing."),
     (
         set_in(["players", 0, "nickname"], "Ace"),
-        "players[0].nickname is not a field of this backups format.",
+        "players[0].nickname is not a field of this backup format.",
     ),
     (set_in(["levels"], {}), "levels must be a list, not {}."),
 ]
@@ -494,7 +494,7 @@ def test_a_withdrawn_player_seated_in_a_level(in_play):
 @pytest.mark.parametrize("flag", ["absent", False])
 def test_two_players_whose_names_differ_only_by_case_or_accents(in_play, other, flag):
     """Issue 17 §9: the services give such a pair only with the TD's confirmation, carried
-    by the player confirmed; a backups without it (hand-written, or older) is refused."""
+    by the player confirmed; a backup without it (hand-written, or older) is refused."""
     data = copy.deepcopy(in_play)
     assert data["players"][0]["name"] == "Anna Berg"  # tournament/demo/autoplay.py's first name
     data["players"][3]["name"] = other
@@ -727,7 +727,7 @@ def test_the_command_prints_the_message_and_writes_nothing(in_play, tmp_path):
     with pytest.raises(CommandError, match=re.escape("players[0].name must not be empty.")):
         call_command("import_tournament", str(path), stdout=io.StringIO())
     path.write_bytes(b"\xff" + as_bytes(in_play))
-    with pytest.raises(CommandError, match=re.escape("The backups file is not UTF-8 text.")):
+    with pytest.raises(CommandError, match=re.escape("The backup file is not UTF-8 text.")):
         call_command("import_tournament", str(path), stdout=io.StringIO())
     path.write_bytes(b"[" * 100_000)
     with pytest.raises(CommandError, match="nested too deeply"):

@@ -1,6 +1,6 @@
-"""Random damage to a real backups: refused with an InvalidEntry, or harmless; never a crash.
+"""Random damage to a real backup: refused with an InvalidEntry, or harmless; never a crash.
 
-Each round changes one field of the simulated backups (a value of another kind,
+Each round changes one field of the simulated backup (a value of another kind,
 out of range, a character that cannot be kept, a missing field, a number moved
 by one, a flag flipped) and imports it from bytes. A refusal must be an
 InvalidEntry that leaves the database as it was; an accepted file must still

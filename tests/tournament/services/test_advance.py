@@ -2,7 +2,7 @@ import pytest
 
 from tests.tournament.conftest import play
 from tournament.models import AuditEntry, Level
-from tournament.selectors import standings
+from tournament.selectors.standings import standings
 from tournament.services import NotAllowed, draws
 
 pytestmark = pytest.mark.django_db

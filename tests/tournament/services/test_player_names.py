@@ -309,7 +309,7 @@ def test_a_list_once_play_started_is_refused(make_tournament, td_user):
     assert Player.objects.filter(tournament=tournament).count() == 2
 
 
-# ---------------------------------------------------------------- the backups
+# ---------------------------------------------------------------- the backup
 
 
 def test_confirmed_case_and_accent_variants_go_through_the_backup(make_tournament, td_user):

@@ -111,7 +111,7 @@ def test_a_backup_is_not_imported_beside_a_tournament_of_that_name_in_other_case
     registration.create_tournament(actor=td_user, name="are oppna")
     refused(
         lambda: backups.import_tournament(data, actor=td_user),
-        "A tournament named “are oppna” already exists: the backups is not imported.",
+        "A tournament named “are oppna” already exists: the backup is not imported.",
     )
 
 

@@ -8,10 +8,10 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournament.conftest import positions, single_table
+from tournament.live import kept, regions, responses, tokens
 from tournament.models import Player, Table
 from tournament.selectors.tokens import revision_token
 from tournament.services import draws
-from tournament.views.public import common
 
 
 @pytest.fixture
@@ -92,7 +92,8 @@ class Clock:
 def clock(monkeypatch, settings):
     settings.PUBLIC_RENDER_SECONDS = 5
     fake = Clock()
-    monkeypatch.setattr(common, "time", fake)
+    for module in (kept, regions, responses, tokens):  # each reads the time it keeps by
+        monkeypatch.setattr(module, "time", fake)
     return fake
 
 

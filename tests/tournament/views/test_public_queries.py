@@ -7,10 +7,10 @@ import pytest
 from django.urls import reverse
 
 from tournament.demo.autoplay import simulate
+from tournament.live import kept, regions
 from tournament.models import Penalty, Player, Table
 from tournament.selectors.tokens import revision_token
 from tournament.services import draws, hands, penalties, registration
-from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def urls(tournament):
 def as_a_fresh_process():
     """Nothing kept: no region in the cache, no standings or player's record in this
     process."""
-    common.forget_kept()
+    kept.forget_kept()
 
 
 def assert_counts(client, tournament, django_assert_num_queries):
@@ -133,7 +133,7 @@ def test_a_loader_loads_once_and_keeps_no_failure():
             raise Player.DoesNotExist
         return value * 2
 
-    once = common.loader(load, 21)
+    once = regions.loader(load, 21)
     with pytest.raises(Player.DoesNotExist):
         once()
     assert once() == 42

@@ -10,11 +10,11 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play
 from tests.tournament.views.conftest import page_and_calls
+from tournament.live import kept, tokens
 from tournament.models import Seat, Table
 from tournament.selectors.public import player_record
 from tournament.selectors.tokens import revision_token, room_tokens
 from tournament.services import announcements, draws
-from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +24,9 @@ HTMX = {"HX-Request": "true"}
 @pytest.fixture
 def memo(settings, clock):
     settings.PUBLIC_TOKEN_SECONDS = 1
-    common.forget_kept()
+    kept.forget_kept()
     yield clock
-    common.forget_kept()
+    kept.forget_kept()
 
 
 def poll(client, url, rev):
@@ -115,7 +115,7 @@ def test_a_table_the_tokens_lack_is_read_alone(client, two_tables, memo, make_to
     )
     missing = reverse("public:table", args=[tournament.pk, elsewhere.pk])
     assert poll(client, missing, "x").status_code == 404
-    assert (revision_token, (tournament.pk, elsewhere.pk)) not in common._recent_tokens
+    assert (revision_token, (tournament.pk, elsewhere.pk)) not in tokens._recent_tokens
 
 
 def test_never_longer_than_the_render_bound_and_an_unknown_page_is_not_kept(
@@ -133,12 +133,12 @@ def test_never_longer_than_the_render_bound_and_an_unknown_page_is_not_kept(
     for _ in range(2):
         response = poll(client, missing, token)
         assert response.status_code == 404
-    assert (room_tokens, (tournament.pk + 1000,)) not in common._recent_tokens
+    assert (room_tokens, (tournament.pk + 1000,)) not in tokens._recent_tokens
 
 
 def tournament_reads(client, url):
     """The page at `url`, and how many times it read the tournament."""
-    return page_and_calls(client, url, common, "public_tournament")
+    return page_and_calls(client, url, kept, "public_tournament")
 
 
 def test_the_tournament_is_read_once_a_second_for_the_token_its_pages_show(
@@ -176,7 +176,7 @@ def test_a_page_never_shows_a_token_newer_than_the_tournament_it_holds(
     announcements.announce(tournament=tournament, actor=td_user, text="Coffee break")
     draws.redraw_level(level=first.level, actor=td_user, reason="A seat was wrong", seed="re")
     new = Table.objects.current().filter(level=first.level).order_by("number").first()
-    assert new.pk not in common.room(tournament.pk).tables
+    assert new.pk not in tokens.room(tournament.pk).tables
     page, reads = tournament_reads(client, reverse("public:table", args=[tournament.pk, new.pk]))
     assert reads == 1
     assert rev_of_page(page) == revision_token(tournament.pk, new.pk)
@@ -192,11 +192,11 @@ def test_a_read_that_ends_after_a_newer_one_never_replaces_it(memo):
         token = next(reads)
         if token == "older":  # another thread reads and keeps while this one waits
             memo.now += 0.5
-            assert common.recent_token(token_of, (subject,)) == "newer"
+            assert tokens.recent_token(token_of, (subject,)) == "newer"
         return token
 
-    assert common.recent_token(token_of, (7,)) == "older"
-    assert common.recent_token(token_of, (7,)) == "newer"
+    assert tokens.recent_token(token_of, (7,)) == "older"
+    assert tokens.recent_token(token_of, (7,)) == "newer"
 
 
 @pytest.fixture
@@ -220,13 +220,13 @@ def test_a_players_record_is_checked_against_the_rooms_tokens(client, anna, memo
     again, and his record is found unchanged from the tokens read for the page itself,
     with no query of its own; a hand at his table is read at the first visit after it."""
     tournament, seat, other, url = anna
-    assert page_and_calls(client, url, common, "player_record")[1] == 1
+    assert page_and_calls(client, url, kept, "player_record")[1] == 1
 
     play(other, 4, -2, -2)
     memo.now += 5
     with (
-        mock.patch.object(common, "revision_token", wraps=revision_token) as own,
-        mock.patch.object(common, "player_record", wraps=player_record) as records,
+        mock.patch.object(tokens, "revision_token", wraps=revision_token) as own,
+        mock.patch.object(kept, "player_record", wraps=player_record) as records,
     ):
         response = client.get(url)
     assert (own.call_count, records.call_count) == (0, 0)
@@ -234,7 +234,7 @@ def test_a_players_record_is_checked_against_the_rooms_tokens(client, anna, memo
 
     her_hand(seat, 6)
     memo.now += 5
-    page, reads = page_and_calls(client, url, common, "player_record")
+    page, reads = page_and_calls(client, url, kept, "player_record")
     assert reads == 1
     assert "place 1 · 6 points" in page
     assert rev_of_page(page) == revision_token(tournament.pk)
@@ -248,18 +248,18 @@ def test_a_searchs_seats_are_kept_while_their_tables_stand(client, anna, memo):
     url = reverse("public:find", args=[tournament.pk]) + "?q=anna"
     table = seat.table
     where = f"Level 1: table {table.number}, seat {seat.position + 1}"
-    page, reads = page_and_calls(client, url, common, "latest_seats")
+    page, reads = page_and_calls(client, url, kept, "latest_seats")
     assert reads == 1 and where in page
 
     play(other, 4, -2, -2)
     memo.now += 5
-    page, reads = page_and_calls(client, url, common, "latest_seats")
+    page, reads = page_and_calls(client, url, kept, "latest_seats")
     assert reads == 0 and where in page
     assert rev_of_page(page) == revision_token(tournament.pk)
 
     for _ in range(3):
         her_hand(seat, 6)
     memo.now += 5
-    page, reads = page_and_calls(client, url, common, "latest_seats")
+    page, reads = page_and_calls(client, url, kept, "latest_seats")
     assert reads == 1
     assert where not in page and f"Won table {table.number} at level 1." in page

@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournament.conftest import play
+from tournament.live import tokens
 from tournament.selectors.tokens import revision_token
-from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
 
@@ -94,15 +94,15 @@ def test_the_bound_can_be_switched_off(client, two_tables, settings):
 
 
 def test_the_tokens_order_and_a_forged_one_gets_the_region(client, two_tables):
-    assert common.token_order("12.345") == (12, 345)
-    assert common.token_order("2.10") > common.token_order("2.9")
-    assert common.token_order("3.0") > common.token_order("2.999")
+    assert tokens.token_order("12.345") == (12, 345)
+    assert tokens.token_order("2.10") > tokens.token_order("2.9")
+    assert tokens.token_order("3.0") > tokens.token_order("2.999")
     for forged in ("", "x", "1", "1.2.3", "-1.2", "1.٣", "9" * 30 + ".1"):
-        assert common.token_order(forged) is None, forged
-        assert not common.shows_already(forged, "1.2")
-    assert common.shows_already("1.2", "1.2")
-    assert common.shows_already("1.3", "1.2")
-    assert not common.shows_already("1.1", "1.2")
+        assert tokens.token_order(forged) is None, forged
+        assert not tokens.shows_already(forged, "1.2")
+    assert tokens.shows_already("1.2", "1.2")
+    assert tokens.shows_already("1.3", "1.2")
+    assert not tokens.shows_already("1.1", "1.2")
     tournament, *_ = two_tables
     assert poll(client, tournament, "1.2.3").status_code == 200
 

@@ -227,7 +227,7 @@ def test_a_card_polling_with_a_newer_token_than_the_process_keeps_gets_204(
 ):
     """Where a process keeps the room's tokens a second, the card sent back after a hand
     shows a newer token than the one kept: it shows the latest already (no query)."""
-    from tournament.views.public.common import forget_kept
+    from tournament.live.kept import forget_kept
 
     settings.PUBLIC_TOKEN_SECONDS = 1
     forget_kept()

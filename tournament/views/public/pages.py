@@ -20,28 +20,21 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
 from tournament.forms import PlayerSearchForm
-from tournament.live.polling import polling_ends
-from tournament.selectors.pace import public_table_end
-from tournament.selectors.public import public_find, public_level, public_player
-from tournament.selectors.tournaments import td_tournament_list
-from tournament.views.public.common import (
+from tournament.live.kept import (
     cached_standings,
-    get_table,
     get_tournament,
     kept_latest_seats,
     kept_player_record,
     kept_score_card,
-    link_prefixes,
-    live_page,
-    loader,
-    poll_seconds,
-    poll_url,
-    region,
-    respond,
-    share_link,
-    table_token,
-    tournament_token,
 )
+from tournament.live.polling import polling_ends
+from tournament.live.regions import loader, poll_seconds, poll_url, region
+from tournament.live.responses import live_page, respond
+from tournament.live.tokens import table_token, tournament_token
+from tournament.selectors.pace import public_table_end
+from tournament.selectors.public import public_find, public_level, public_player
+from tournament.selectors.tournaments import td_tournament_list
+from tournament.views.public.common import get_table, link_prefixes, share_link
 from tournament.web.public_address import address_warning
 
 TEMPLATES = "tournament/public/"

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 from tournament.audit.sentences import revisor_label
 from tournament.forms import HandPointsForm, TextField, choice_messages, max_length
 from tournament.live.polling import unchanged, vary_on_htmx
+from tournament.live.tokens import shows_already, table_token
 from tournament.models import TableCall
 from tournament.selectors import hands as hands_reads
 from tournament.selectors.tables import is_final_table
@@ -34,9 +35,8 @@ from tournament.selectors.tokens import read_table_token
 from tournament.services import HandConflict, ServiceError, TableOver, calls, hands
 from tournament.tables.state import cached_state
 from tournament.views.once import ALREADY_DONE, STALE_FORM, submit_once
-from tournament.views.public.common import shows_already, table_token
+from tournament.views.refusals import add_service_error
 from tournament.views.revisor.binding import revisor_required
-from tournament.views.td.common import add_service_error
 from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/card.html"

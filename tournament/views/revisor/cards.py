@@ -36,10 +36,10 @@ from tournament.rules.hand_errors import invalid_hand_message
 from tournament.selectors.score_card import RowView, card_views
 from tournament.services import HandConflict, ServiceError, TableOver, hands
 from tournament.services.hands import scoring_board
+from tournament.views.refusals import add_service_error
 from tournament.views.revisor import card as card_page
 from tournament.views.revisor.binding import revisor_required
 from tournament.views.revisor.card import already_recorded, conflict_message, label, read_card
-from tournament.views.td.common import add_service_error
 from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/cards.html"

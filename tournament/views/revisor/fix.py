@@ -38,6 +38,7 @@ from tournament.rules.hand_errors import invalid_hand_message
 from tournament.services import HandConflict, NotAllowed, ServiceError, hands
 from tournament.services.stale import by_whom, clock
 from tournament.tables.state import history_state
+from tournament.views.refusals import add_service_error
 from tournament.views.revisor.binding import revisor_required
 from tournament.views.revisor.card import label
 from tournament.views.revisor.cards import (
@@ -47,7 +48,6 @@ from tournament.views.revisor.cards import (
     preview_boards,
     seat_boards,
 )
-from tournament.views.td.common import add_service_error
 from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/fix.html"

@@ -17,7 +17,8 @@ from tournament.rules.names import check_shown
 from tournament.services import announcements
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
-from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message
 
 TEMPLATE = "tournament/td/announcements/announcement.html"

@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.selectors.dashboard import ORDERS, SILENT_AFTER_MINUTES, dashboard, live_revision
-from tournament.templatetags.td_alerts import ALERTS_BAR, alerts_bar_context
 from tournament.views.access import td_required
 from tournament.views.once import OnceForm
 from tournament.views.td.common import get_tournament
@@ -76,3 +75,18 @@ def alerts(request, tournament_id):
         return response
     tournament = get_tournament(tournament_id)  # 404 for an unknown tournament
     return render(request, ALERTS_BAR, alerts_bar_context(tournament, now=now, rev=rev))
+
+
+ALERTS_BAR = "tournament/td/_alerts_bar.html"
+
+
+def alerts_bar_context(tournament, *, now=None, rev=None, board=None):
+    """What the bar shows: every open alert (the dashboard's own list) and the revision
+    its poll sends. `board`: the page's own dashboard read, when it made one (the close
+    confirmation's), so that nothing is read twice."""
+    now = now or timezone.now()
+    return {
+        "tournament": tournament,
+        "board": board or dashboard(tournament, now=now),
+        "rev": rev if rev is not None else live_revision(tournament.pk, now),
+    }

@@ -27,7 +27,8 @@ from tournament.selectors.tokens import revision_token, tournament_revision
 from tournament.services import Conflict, ServiceError, draws
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, STALE_FORM, OnceForm, submit_once
-from tournament.views.td.common import add_service_error, get_level, get_tournament
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_level, get_tournament
 
 TEMPLATES = "tournament/td/draws/"
 # Seconds between two polls of the projector and standings regions.

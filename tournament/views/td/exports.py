@@ -33,7 +33,8 @@ from tournament.selectors.exports import tournament_hand_results
 from tournament.selectors.standings import standings
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
-from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_tournament
 
 TEMPLATES = "tournament/td/exports/"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

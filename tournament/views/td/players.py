@@ -21,7 +21,8 @@ from tournament.selectors.tournaments import player_roster
 from tournament.services import registration
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
-from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message
 
 PAGE = "tournament/td/players/players.html"

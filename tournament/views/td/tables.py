@@ -42,7 +42,8 @@ from tournament.services.stale import by_whom, clock
 from tournament.tables.state import load_table
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
-from tournament.views.td.common import add_service_error, get_table, get_tournament
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_table, get_tournament
 
 TEMPLATE = "tournament/td/tables/table.html"
 CORRECT_TEMPLATE = "tournament/td/tables/correct.html"

@@ -19,7 +19,8 @@ from tournament.selectors.tournaments import td_tournament_list
 from tournament.services import registration
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
-from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_tournament
 
 # Which rules decisions (tournament/rules/decisions.py, by their English title) are shown
 # next to which setting; the page also lists every decision.

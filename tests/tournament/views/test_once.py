@@ -3,9 +3,10 @@ import uuid
 import pytest
 from django.test import RequestFactory
 
+from tournament.forms.fields import OnceForm
 from tournament.models import FormSubmission, Tournament
 from tournament.services import InvalidEntry, KeyInUse, registration
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, submit_once
 
 pytestmark = pytest.mark.django_db
 

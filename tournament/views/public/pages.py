@@ -19,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
-from tournament.forms import PlayerSearchForm
+from tournament.forms.public import PlayerSearchForm
 from tournament.live.kept import (
     cached_standings,
     get_tournament,

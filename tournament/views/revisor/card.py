@@ -14,10 +14,8 @@ points to read out to the table first; only "Confirm hand N" records them, with 
 same submission key (a double tap records one hand).
 """
 
-import uuid
 from dataclasses import dataclass
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -25,7 +23,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament.audit.sentences import revisor_label
-from tournament.forms import HandPointsForm, TextField, choice_messages, max_length
+from tournament.forms.hands import HandPointsForm
+from tournament.forms.revisor import CallForm, GeneralCallForm
 from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.live.tokens import shows_already, table_token
 from tournament.models import TableCall
@@ -34,7 +33,7 @@ from tournament.selectors.tables import is_final_table
 from tournament.selectors.tokens import read_table_token
 from tournament.services import HandConflict, ServiceError, TableOver, calls, hands
 from tournament.tables.state import cached_state
-from tournament.views.once import ALREADY_DONE, STALE_FORM, submit_once
+from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.revisor.binding import revisor_required
 from tournament.web.faults import reads_only, resent_after_lost_connection
@@ -44,90 +43,6 @@ TEMPLATE = "tournament/revisor/card.html"
 WHOLE_CARD = {"HX-Retarget": "#revisor-main", "HX-Reswap": "outerHTML"}
 # The steps of a points entry when the table confirms points (the button's `step`).
 CHECK, CONFIRM, CHANGE = "check", "confirm", "change"
-
-
-NOTE_FIELD = {
-    "label": gettext_lazy("Note (optional)"),
-    "required": False,
-    "max_length": max_length(TableCall, "note"),
-    "widget": forms.TextInput(attrs={"maxlength": max_length(TableCall, "note")}),
-}
-
-
-class _CallFormBase(forms.Form):
-    """A call's note and one-time key (a double post, or the countdown's post at zero sent
-    again, makes one call); the errors of fields shown nowhere of their own go above."""
-
-    note = TextField(**NOTE_FIELD)
-    submission_key = forms.UUIDField(
-        required=False,
-        widget=forms.HiddenInput,
-        error_messages={"invalid": STALE_FORM},
-    )
-    errors_above = ("note", "submission_key")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial["submission_key"] = uuid.uuid4()
-
-    def clean(self):
-        cleaned = super().clean()
-        for name in self.errors_above:
-            errors = self.errors.pop(name, None)
-            if errors:
-                self.add_error(None, errors.as_data())
-        return cleaned
-
-
-class CallForm(_CallFormBase):
-    """The timer's calls: a timeout naming the player timed out, or a warning asked for
-    the one who acted in time."""
-
-    kind = forms.ChoiceField(
-        label=gettext_lazy("Why"),
-        choices=TableCall.Kind.choices,
-        error_messages=choice_messages(gettext_lazy("Why")),
-    )
-    player = forms.TypedChoiceField(
-        label=gettext_lazy("Player"),
-        required=False,
-        coerce=int,
-        empty_value=None,
-        error_messages=choice_messages(gettext_lazy("Player")),
-    )
-    # The timer shows no place of its own for these fields' errors: said above the form.
-    errors_above = ("kind", "note", "submission_key")
-
-    def __init__(self, *args, players=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", _("Choose the player"))] + [
-            (player.pk, player.name) for player in players
-        ]
-        # The timer's second form ("Call the TD for a warning") has a key of its own.
-        self.warning_key = uuid.uuid4()
-
-    def clean(self):
-        cleaned = super().clean()
-        if "player" in self.data and cleaned.get("player") is None and "player" not in self.errors:
-            self.add_error("player", _("Choose the player."))
-        return cleaned
-
-
-class GeneralCallForm(_CallFormBase):
-    """The card's "Call the TD": it asks why, and names nobody. A timeout is not among the
-    reasons: "Time a player" times him and names him (left to its first reason, this form
-    used to send "Timeout (count a player)" naming nobody)."""
-
-    kind = forms.ChoiceField(
-        label=gettext_lazy("Why do you call the TD?"),
-        choices=[(k, label) for k, label in TableCall.Kind.choices if k != TableCall.Kind.TIMEOUT],
-        widget=forms.RadioSelect,
-        error_messages={
-            "required": gettext_lazy("Choose why you call the TD."),
-            "invalid_choice": gettext_lazy("Choose why you call the TD."),
-        },
-    )
 
 
 # "The TD was called at 18:34 about a timeout": the kinds' own labels carry parentheses.

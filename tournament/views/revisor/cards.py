@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from scoring import InvalidHand, parse_boards, score_hand
 from scoring.boards import ROW_SIZES, ROWS
 from scoring.settle import METHODS, evaluate_board, pair_points
-from tournament.forms import HandCardsForm
+from tournament.forms.hands import HandCardsForm
 from tournament.live.polling import vary_on_htmx
 from tournament.models import Tournament
 from tournament.rules.hand_errors import invalid_hand_message

@@ -31,7 +31,8 @@ from django.utils.translation import gettext as _
 
 from scoring import InvalidHand
 from scoring.boards import ROWS
-from tournament.forms import CorrectPointsForm, RevisorFixCardsForm
+from tournament.forms.hands import CorrectPointsForm
+from tournament.forms.revisor import RevisorFixCardsForm
 from tournament.live.polling import vary_on_htmx
 from tournament.models import Hand, HandVersion
 from tournament.rules.hand_errors import invalid_hand_message

@@ -9,11 +9,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.errors import ServiceError
+from tournament.forms.fields import OnceForm
 from tournament.models import Draw, Level
 from tournament.selectors.tables import level_tables
 from tournament.services import revisor_access
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.td.common import get_level, get_table, get_tournament
 from tournament.views.td.draws import held_print
 from tournament.web.public_address import address_warning, public_link

@@ -11,7 +11,7 @@ from django.shortcuts import render
 
 from tournament.audit.reading import audit_entries, audit_tables
 from tournament.audit.sentences import action_label, actor_name, sentence
-from tournament.forms import AuditFilterForm
+from tournament.forms.td import AuditFilterForm
 from tournament.views.access import td_required
 from tournament.views.td.common import get_tournament
 

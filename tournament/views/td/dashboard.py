@@ -8,10 +8,10 @@ polling mechanism; once the tournament is finished it shows the champion.
 from django.shortcuts import render
 from django.utils import timezone
 
+from tournament.forms.fields import OnceForm
 from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.selectors.dashboard import ORDERS, SILENT_AFTER_MINUTES, dashboard, live_revision
 from tournament.views.access import td_required
-from tournament.views.once import OnceForm
 from tournament.views.td.common import get_tournament
 
 TEMPLATE = "tournament/td/dashboard/tournament.html"

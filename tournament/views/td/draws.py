@@ -8,7 +8,6 @@ a draw that was redone meanwhile); closing a level has its own confirmation page
 which lists what still blocks it and shows a refusal there.
 """
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -16,57 +15,22 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournament.forms import RedrawForm, WholeNumberField
+from tournament.forms.td import AdvanceForm, DrawForm, RedrawLevelForm, ReleaseForm
 from tournament.lib.text import swedish_sort_key
 from tournament.live.polling import polling_ends, unchanged, vary_on_htmx
 from tournament.models import shown_draw
-from tournament.rules.validation import MAX_SMALL_NUMBER
 from tournament.selectors import standings as standings_reads
 from tournament.selectors.draws import draw_preview, level_close_review, level_draws, level_seating
 from tournament.selectors.tokens import revision_token, tournament_revision
 from tournament.services import Conflict, ServiceError, draws
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, STALE_FORM, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_level, get_tournament
 
 TEMPLATES = "tournament/td/draws/"
 # Seconds between two polls of the projector and standings regions.
 POLL_SECONDS = 5
-
-
-class DrawForm(OnceForm):
-    """Draw the first level: nothing to type, only the one-time key."""
-
-
-class RedrawLevelForm(RedrawForm, OnceForm):
-    """Redo a level's draw, with a reason: `draws.redraw_level(**form.service_kwargs())`."""
-
-
-class ReleaseForm(OnceForm):
-    """Show a held draw to the room: nothing to type, only the one-time key."""
-
-
-class AdvanceForm(OnceForm):
-    """Close the current level and draw the next: the one-time key, and the level the
-    confirmation page showed (so that a page left open never closes the next level)."""
-
-    level = WholeNumberField(
-        widget=forms.HiddenInput,
-        min_value=1,
-        max_value=MAX_SMALL_NUMBER,
-        message=STALE_FORM,
-    )
-    # Only on a page that shows the room's announcement: the TD's answer to whether closing
-    # takes it down. Not asked (no announcement then), the service's own rule stands.
-    announcement_asked = forms.BooleanField(widget=forms.HiddenInput, required=False)
-    withdraw_announcement = forms.BooleanField(required=False)
-
-    def announcement_choice(self):
-        """True or False as the TD answered; None when the page did not ask."""
-        if not self.cleaned_data.get("announcement_asked"):
-            return None
-        return self.cleaned_data["withdraw_announcement"]
 
 
 # ---------------------------------------------------------------- helpers

@@ -27,12 +27,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournament import backups as backup_service
 from tournament.audit.sentences import actor_name
 from tournament.errors import ServiceError
-from tournament.forms import ImportForm
+from tournament.forms.td import ImportBackupForm
 from tournament.models import Tournament
 from tournament.selectors.exports import tournament_hand_results
 from tournament.selectors.standings import standings
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
 
@@ -41,10 +41,6 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The separator a spreadsheet expects in the reader's language: languages that write
 # decimals with a comma (Swedish) separate a CSV file's cells with semicolons.
 DELIMITERS = {"sv": ";"}
-
-
-class ImportBackupForm(OnceForm, ImportForm):
-    """The import page: a backup file, imported once however often the form is sent."""
 
 
 # ---------------------------------------------------------------- helpers

@@ -15,12 +15,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.errors import ServiceError
-from tournament.forms import PlayerForm, PlayerListForm, RenamePlayerForm
+from tournament.forms.fields import OnceForm
+from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
 from tournament.models import Player
 from tournament.selectors.tournaments import player_roster
 from tournament.services import registration
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
+from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message

@@ -22,17 +22,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournament.errors import Conflict, HandConflict, ServiceError
-from tournament.forms import (
+from tournament.forms.fields import OnceForm
+from tournament.forms.hands import (
     CorrectCardsForm,
     CorrectPointsForm,
     HandCardsForm,
     HandPointsForm,
-    PenaltyForm,
-    RescindForm,
-    TieForm,
 )
+from tournament.forms.td import RescindOnceForm, TablePenaltyForm, TieOnceForm
 from tournament.live.polling import unchanged, vary_on_htmx
-from tournament.models import Hand, HandVersion, Penalty, Player, Tournament
+from tournament.models import Hand, HandVersion, Penalty, Tournament
 from tournament.selectors.penalties import PenaltyCost, outcome_after_penalty, penalty_cost
 from tournament.selectors.score_card import score_card
 from tournament.selectors.tables import hand_history, is_final_table
@@ -41,7 +40,7 @@ from tournament.services import calls, hands, penalties
 from tournament.services.stale import by_whom, clock
 from tournament.tables.state import load_table
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
+from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_table, get_tournament
 
@@ -57,31 +56,6 @@ CORRECT_FORMS = {POINTS: CorrectPointsForm, CARDS: CorrectCardsForm}
 
 
 # ---------------------------------------------------------------- forms of this page
-
-
-class TablePenaltyForm(OnceForm, PenaltyForm):
-    """A penalty for one of this table's players still in, listed in seat order."""
-
-    def __init__(self, *args, table, **kwargs):
-        kwargs.setdefault("auto_id", "penalty_%s")  # unique ids beside the page's other forms
-        super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(
-            tournament=self.tournament,
-            seats__table=table,
-            seats__left_after_hand__isnull=True,
-            withdrawn_at__isnull=True,
-            disqualified=False,
-        ).order_by("seats__position")
-
-
-class TieOnceForm(OnceForm, TieForm):
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("auto_id", "tie_%s")
-        super().__init__(*args, **kwargs)
-
-
-class RescindOnceForm(OnceForm, RescindForm):
-    pass
 
 
 # ---------------------------------------------------------------- helpers

@@ -12,13 +12,14 @@ from django.utils.translation import gettext_lazy, override
 from django.views.decorators.http import require_POST
 
 from tournament.errors import ServiceError
-from tournament.forms import TournamentNameForm, TournamentSettingsForm
+from tournament.forms.fields import OnceForm
+from tournament.forms.td import TournamentNameForm, TournamentSettingsForm
 from tournament.models import Tournament
 from tournament.rules.decisions import DECISIONS
 from tournament.selectors.tournaments import td_tournament_list
 from tournament.services import registration
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
 

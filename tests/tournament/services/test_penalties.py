@@ -2,8 +2,9 @@ import pytest
 
 from tests.tournament.conftest import play, play_named, single_table, totals, walked
 from tournament.audit.sentences import sentence
+from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import AuditEntry, Penalty, Player
-from tournament.services import InvalidEntry, NotAllowed, draws, penalties
+from tournament.services import draws, penalties
 
 pytestmark = pytest.mark.django_db
 

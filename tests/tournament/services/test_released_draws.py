@@ -5,8 +5,9 @@ import pytest
 
 from tests.tournament.conftest import play
 from tournament.audit.sentences import sentence
+from tournament.errors import NotAllowed
 from tournament.models import AuditEntry, Draw, Table, Tournament
-from tournament.services import NotAllowed, draws
+from tournament.services import draws
 
 pytestmark = pytest.mark.django_db
 

@@ -658,8 +658,8 @@ def test_the_last_hands_show_each_hands_current_points_and_who_goes_to_fantasyla
         "Bo +3 0 -6 -2 +2",
         "Cia 0 0 0 -3 +2",
     ]
+    from tournament.selectors.card import read_card
     from tournament.tables.state import load_table
-    from tournament.views.revisor.card import read_card
 
     bound = load_table(table.pk)  # as the tablet's binding reads it
     with django_assert_num_queries(3):  # the seats, the last hands' results, the open call

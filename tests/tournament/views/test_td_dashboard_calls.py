@@ -9,9 +9,10 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play, play_named, single_table
 from tests.tournament.views.minute import one_minute
+from tournament.errors import NotAllowed
 from tournament.models import Table, TableCall
 from tournament.selectors.dashboard import dashboard
-from tournament.services import NotAllowed, calls, draws
+from tournament.services import calls, draws
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from config.security import client_ip
+from tournament.errors import InvalidEntry
 from tournament.forms.revisor import ShortCodeForm
 from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.models import REVISOR_CODE_ALPHABET, RevisorStation
-from tournament.services import InvalidEntry, revisor_access
+from tournament.services import revisor_access
 from tournament.services.revisor_stations import station_held
 from tournament.views.revisor.binding import (
     bind,

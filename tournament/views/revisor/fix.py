@@ -31,12 +31,13 @@ from django.utils.translation import gettext as _
 
 from scoring import InvalidHand
 from scoring.boards import ROWS
+from tournament.errors import HandConflict, NotAllowed, ServiceError
 from tournament.forms.hands import CorrectPointsForm
 from tournament.forms.revisor import RevisorFixCardsForm
 from tournament.live.polling import vary_on_htmx
 from tournament.models import Hand, HandVersion
 from tournament.rules.hand_errors import invalid_hand_message
-from tournament.services import HandConflict, NotAllowed, ServiceError, hands
+from tournament.services import hands
 from tournament.services.stale import by_whom, clock
 from tournament.tables.state import history_state
 from tournament.views.refusals import add_service_error

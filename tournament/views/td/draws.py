@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from tournament.errors import Conflict, ServiceError
 from tournament.forms.td import AdvanceForm, DrawForm, RedrawLevelForm, ReleaseForm
 from tournament.lib.text import swedish_sort_key
 from tournament.live.polling import polling_ends, unchanged, vary_on_htmx
@@ -22,7 +23,7 @@ from tournament.models import shown_draw
 from tournament.selectors import standings as standings_reads
 from tournament.selectors.draws import draw_preview, level_close_review, level_draws, level_seating
 from tournament.selectors.tokens import revision_token, tournament_revision
-from tournament.services import Conflict, ServiceError, draws
+from tournament.services import draws
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error

@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from tournament import events
+
 
 class TournamentConfig(AppConfig):
     name = "tournament"
@@ -9,7 +11,6 @@ class TournamentConfig(AppConfig):
     def ready(self):
         # What follows a change of state, once it commits (tournament/events.py): imported
         # here, where the models are ready, and nowhere in the services.
-        from tournament import events
         from tournament.backups import automatic
 
         events.changed.connect(automatic.after_change, wanted=automatic.change_wanted)

@@ -32,6 +32,9 @@ class Event:
         if (receiver, wanted) not in self._receivers:
             self._receivers.append((receiver, wanted))
 
+    def disconnect(self, receiver):
+        self._receivers = [(r, w) for r, w in self._receivers if r is not receiver]
+
     def announce(self, **facts):
         for receiver, wanted in self._receivers:
             if wanted is None or wanted(**facts):

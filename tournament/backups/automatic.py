@@ -1,23 +1,24 @@
 """Backups that write themselves: the tournament's JSON backup, during play, on disk.
 
 Every change of state (each writes an audit entry: a hand, a penalty, a draw, a player)
-asks for a backup: written at once when the newest is BACKUP_MINUTES old, else by a
-catch-up at most BACKUP_MINUTES later, so that the newest backup is never more than that
-behind what was recorded, even when the room goes quiet after a hand. Closing a level
-writes one at once. The tournament's whole history (the same JSON as the TD's "Download
-the backup", docs/export-format.md) goes to settings.BACKUP_DIR/<tournament-id>-<name>/;
-the newest settings.BACKUP_KEEP files are kept. A file's name says how many changes (audit
-entries) it holds, so that the TD's pages can say how many are not in it yet.
+announces itself (tournament/events.py), and this module's receivers ask for a backup:
+written at once when the newest is BACKUP_MINUTES old, else by a catch-up at most
+BACKUP_MINUTES later, so that the newest backup is never more than that behind what was
+recorded, even when the room goes quiet after a hand. Closing a level writes one at once.
+The tournament's whole history (the same JSON as the TD's "Download the backup",
+docs/export-format.md) goes to settings.BACKUP_DIR/<tournament-id>-<name>/; the newest
+settings.BACKUP_KEEP files are kept. A file's name says how many changes (audit entries) it
+holds, so that the TD's pages can say how many are not in it yet.
 
 Each file is written beside its final name and renamed into place after an fsync,
 so a crash (or a full disk) leaves the last complete backup and at most a stray
 `.partial` file, never a half backup under a backup's name; the next backup removes such
 a file once it is STALE_PARTIAL old (one being written by another worker is younger).
 
-The backup is written after the change's transaction commits, from what was committed (a
-receiver of tournament/events.py: no service calls this module);
-a backup that cannot be written is logged and never undoes or fails the change, and the
-TD's pages say so (the changes waiting, the folder that cannot be written).
+The backup is written after the change's transaction commits, from what was committed; no
+service calls this module. A backup that cannot be written is logged and never undoes or
+fails the change, and the TD's pages say so (the changes waiting, the folder that cannot
+be written).
 """
 
 import json

@@ -1,7 +1,7 @@
 """A tournament as one JSON document: the TD's backup (docs/export-format.md).
 
 The export holds the whole history (every draw, hand version, penalty and audit
-entry) and the cached numbers as they are stored. `backup_import` reads it back.
+entry) and the cached numbers as they are stored. `restore` reads it back.
 """
 
 import datetime

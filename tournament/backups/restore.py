@@ -1,14 +1,14 @@
 """Restore a tournament from its backup, all or nothing (docs/export-format.md).
 
-In order: the file's bytes (`backup_schema.parse_backup`: size, encoding,
-nesting, JSON), its shape and self-consistency (`backup_schema.check_backup`),
-the facts that need no database (`backup_verify.check_facts`: warnings,
+In order: the file's bytes (`schema.parse_backup`: size, encoding,
+nesting, JSON), its shape and self-consistency (`schema.check_backup`),
+the facts that need no database (`verify.check_facts`: warnings,
 disqualifications, departures, card scores); then, in one transaction, the rows
 are written as they are (original times included), every current table is
-walked from its history and compared with the file (`backup_verify.check_tables`,
+walked from its history and compared with the file (`verify.check_tables`,
 which also writes the caches the file does not carry), the levels, the end
-and the champion are checked to follow (`backup_verify.check_succession`), and
-every draw's seating to follow from its seed (`backup_verify.check_seatings`). Any
+and the champion are checked to follow (`verify.check_succession`), and
+every draw's seating to follow from its seed (`verify.check_seatings`). Any
 refusal is an `InvalidEntry` naming the place in the file; nothing is kept.
 """
 
@@ -190,7 +190,7 @@ class _Writer:
             is_over=item["is_over"],
             winner=self.player(item["winner"]),
             # The file's standings; whether each seat plays the next hand in Fantasyland
-            # comes from the walk of its hands (`backup_verify`).
+            # comes from the walk of its hands (`verify`).
             seat_caches={
                 str(seat["position"]): {
                     **SEAT_CACHE_DEFAULTS,

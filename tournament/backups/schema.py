@@ -11,7 +11,7 @@ player, seat or table found) and holds nothing the services never make (two play
 of the same name, two whose names differ only in case or accents without the TD's
 confirmation, a withdrawn player seated, a correction or a redone draw without a
 reason). It returns a copy with times as datetimes and
-submission keys as UUIDs, for `backup_import` to write without checking again.
+submission keys as UUIDs, for `restore` to write without checking again.
 
 Every refusal is an `InvalidEntry` whose message names the place in the file,
 e.g. "levels[0].draws[0].tables[2].seats[1].total".

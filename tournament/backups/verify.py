@@ -71,7 +71,7 @@ def warnings_at(penalties, moment=None):
 
     Returns ({penalty index: (warning number or None, points)} for the penalties
     given by then, {player number: index of the disqualifying warning}), counted
-    as `recompute.recompute_warnings` counts them: per player, in the order given.
+    as `store.recompute_warnings` counts them: per player, in the order given.
     """
     order = sorted(range(len(penalties)), key=lambda i: (penalties[i]["created_at"], i))
     count = defaultdict(int)

@@ -27,7 +27,7 @@ from django.urls import Resolver404, get_urlconf, resolve
 from tournament.web.faults.kinds import forget_connection, lost_connection
 from tournament.web.faults.middleware import RETRIED
 
-log = logging.getLogger("tournament.web.faults")
+log = logging.getLogger("tournament.faults")  # its name before the move: filters name it
 
 
 class LivePollMiddleware:

@@ -61,7 +61,7 @@ def penalty_cost(player, kind):
     """The cost of giving `player` a penalty of `kind` now: 2 queries.
 
     The player's warnings that count (not rescinded) across the tournament give
-    the number of this one; the price is the service's own (recompute.warning_points).
+    the number of this one; the price is the rules' own (rules/warnings.py).
     """
     number = Penalty.objects.standing().filter(player=player).count() + 1
     seat = Seat.objects.open().filter(player=player).select_related("table").first()

@@ -24,7 +24,7 @@ from tournament.web.faults.kinds import forget_connection, lost_connection, refu
 from tournament.web.faults.outcome import NOTHING_TO_RECORD, outcome
 from tournament.web.faults.pages import lost_read_response, lost_write_response, refused_response
 
-log = logging.getLogger("tournament.web.faults")
+log = logging.getLogger("tournament.faults")  # its name before the move: filters name it
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 # Set on a request once it was answered again on a fresh connection: never twice.

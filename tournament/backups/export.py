@@ -170,7 +170,7 @@ def export_tournament(tournament):
     (transaction_mode IMMEDIATE), so a hand being recorded waits for the export to end,
     never fails: 0.6-1 s for 300 players after their first level (2,600 hands), once every
     BACKUP_MINUTES and at a level's close; the phones' reads never wait (WAL). Inside a
-    caller's transaction it reads in that one. tests/tournament/services/test_backup_snapshot.py
+    caller's transaction it reads in that one. tests/tournament/backups/test_export_snapshot.py
     """
     outermost = not connection.in_atomic_block
     with transaction.atomic():

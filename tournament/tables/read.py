@@ -10,7 +10,7 @@ alike: bench/bench_hands.py, docs/performance.md "Figures (29 Nov 2026 …)"). H
 statement is made once per process from the models' own tables and columns, its values go
 through Django's own converters (the backend's, then the field's: what the ORM applies),
 and its models are made with `Model.from_db`, as a queryset makes them: one table, level,
-tournament and draw, one seat and player per row. `tests/tournament/test_table_read.py`
+tournament and draw, one seat and player per row. `tests/tournament/tables/test_read.py`
 checks every field of every instance against the ORM's read, on both databases.
 """
 

@@ -1,4 +1,4 @@
-"""The services' tests' shared fixtures."""
+"""The backups' tests' shared fixtures."""
 
 import pytest
 

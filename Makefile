@@ -23,7 +23,7 @@ help:
 	@echo "              (PORT=8001 make run: on another port, when 8000 is taken)"
 	@echo "make venue  - serve the room from this laptop (production settings, printed address and QR)"
 	@echo "make restore FILE=backup.json - restore a tournament's backup (docs/backups.md)"
-	@echo "make test   - lint and run the whole test suite"
+	@echo "make test   - lint (ruff, import layers) and run the whole test suite"
 	@echo "make bench  - print performance figures"
 
 $(STAMP): pyproject.toml
@@ -62,6 +62,7 @@ restore: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

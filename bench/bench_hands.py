@@ -111,8 +111,8 @@ def make_tables(mode):
 
 
 def next_hand_kwargs(table, mode, rng):
-    from tournament import simulation
-    from tournament.state import cached_state
+    from tournament.demo import simulation
+    from tournament.tables.state import cached_state
 
     if mode == "points":
         return {"points": {0: 2, 1: -1, 2: -1}}
@@ -155,7 +155,7 @@ def time_hands(mode):
 
 
 def time_simulation(players):
-    from tournament.autoplay import simulate
+    from tournament.demo.autoplay import simulate
 
     started = time.perf_counter()
     outcome = simulate(players=players, seed="bench", name=f"Bench simulation {players}")

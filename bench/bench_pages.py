@@ -26,7 +26,8 @@ def main(players=60, hands_per_table=20):
     django.setup()
     from django.core.management import call_command
 
-    from tournament import selectors
+    from tournament.selectors.standings import standings
+    from tournament.selectors.tables import level_tables, table_hands
     from tournament.services import draws, hands, registration
 
     call_command("migrate", verbosity=0)
@@ -53,9 +54,9 @@ def main(players=60, hands_per_table=20):
     print(f"record_hand: {recorded} hands in {elapsed:.2f} s = {recorded / elapsed:.0f} hands/s")
 
     for name, read in (
-        ("level_tables", lambda: selectors.level_tables(level)),
-        ("table_hands", lambda: selectors.table_hands(tables[0])),
-        ("standings", lambda: selectors.standings(tournament)),
+        ("level_tables", lambda: level_tables(level)),
+        ("table_hands", lambda: table_hands(tables[0])),
+        ("standings", lambda: standings(tournament)),
     ):
         runs = 50
         started = time.perf_counter()

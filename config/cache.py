@@ -1,4 +1,4 @@
-"""The cache that keeps the public pages' rendered regions (tournament/views/public/common.py).
+"""The cache that keeps the public pages' rendered regions (tournament/live/regions.py).
 
 One process's memory is the default (`make run`, `make venue`). Several app processes
 (gunicorn workers, compose's replicas, several servers) share Redis instead

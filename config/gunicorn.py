@@ -4,7 +4,7 @@
 When the server stops (Ctrl+C at the venue, a container's stop), the master runs the
 backups' catch-up: changes recorded in the last minutes are not left out of the newest
 backup for want of the catch-up the stopped workers would have run
-(tournament/services/autobackup.py).
+(tournament/backups/automatic.py).
 
 Once a worker has loaded the app, what it loaded is set aside from the cyclic garbage
 collector (`gc.freeze`): Django's modules, models and settings live as long as the worker,

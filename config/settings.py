@@ -35,7 +35,7 @@ ALLOWED_HOSTS = env_list(
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 # The address players' phones reach the site at (`make venue` sets the laptop's, e.g.
 # http://192.168.1.20:8000; production its domain). Every printed or shown link and QR
-# code is built from it (tournament/public_address.py), never from the host the TD's own
+# code is built from it (tournament/web/public_address.py), never from the host the TD's own
 # browser happened to use. Empty: the TD's host, with a warning where it is unreachable.
 PUBLIC_URL = public_url("DJANGO_PUBLIC_URL")
 
@@ -57,11 +57,11 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the session and the rest: a room's unchanged polls need none of them.
-    "tournament.middleware.LivePollMiddleware",
+    "tournament.live.middleware.LivePollMiddleware",
     # Django's session middleware, and a view's database fault (a change refused: read-only,
-    # disk full; the connection lost): a clear 503 page, never a 500 (tournament/faults/).
-    "tournament.faults.SessionMiddleware",
-    "tournament.faults.DatabaseFaultMiddleware",
+    # disk full; the connection lost): a clear 503 page, never a 500 (tournament/web/faults/).
+    "tournament.web.faults.SessionMiddleware",
+    "tournament.web.faults.DatabaseFaultMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -154,7 +154,7 @@ LOGIN_REDIRECT_URL = "td:dashboard"
 LOGOUT_REDIRECT_URL = "public:home"
 
 # How long a public page's live region, once rendered, is served although the tournament
-# moved on (tournament/views/public/common.py): a room's phones then cost one rendering per
+# moved on (tournament/live/regions.py): a room's phones then cost one rendering per
 # few seconds, not one per hand. Tests see every change at once.
 PUBLIC_RENDER_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_RENDER_SECONDS", 5)
 # How long a process answers the players' polls with the token it read last (the same
@@ -162,7 +162,7 @@ PUBLIC_RENDER_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_RENDER_SECONDS"
 # process, not one per poll. Never longer than PUBLIC_RENDER_SECONDS. Tests read it each time.
 PUBLIC_TOKEN_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_TOKEN_SECONDS", 1)
 
-# Automatic backups (tournament/services/autobackup.py): the tournament's JSON backup is
+# Automatic backups (tournament/backups/automatic.py): the tournament's JSON backup is
 # written into this folder when a level closes and, while anything changes, at most
 # BACKUP_MINUTES after the change; the newest BACKUP_KEEP of each tournament are kept.
 # Empty: none (the default under tests, which turn them on where they test them, and run

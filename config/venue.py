@@ -39,7 +39,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from config import port as listening
-from tournament.public_address import this_machine_only
+from tournament.web.public_address import this_machine_only
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 TD_USERNAME = "td"
@@ -189,7 +189,7 @@ def alternatives(public_url, addresses, port):
 
 def unreachable_reason(public_url, environ):
     """Why phones cannot reach `public_url`, in one line, or None when they can: an address
-    only this laptop opens (tournament/public_address.py), which `make venue` itself sets
+    only this laptop opens (tournament/web/public_address.py), which `make venue` itself sets
     on a laptop with no network yet."""
     if not this_machine_only(urlsplit(public_url).netloc):
         return None

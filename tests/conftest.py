@@ -128,9 +128,9 @@ def _fresh_cache():
     ids come back in the next test, so every test starts with an empty cache (and with
     nothing a process keeps of the public pages: the standings, the tokens, the players'
     records)."""
-    from tournament.views.public import common
+    from tournament.live import kept
 
-    common.forget_kept()
+    kept.forget_kept()
     yield
 
 

@@ -68,18 +68,18 @@ ALLOWED_CURSORS = {
     # The poll token (revision_token): one constant read every poll of every phone runs
     # first; through the ORM a table's token cost 0.7-0.9 ms against this string's 0.23 ms,
     # about a bare view's time (docs/performance.md, "The poll token").
-    "tournament/selectors/core.py": 1,
+    "tournament/selectors/tokens.py": 1,
     # The backup's snapshot: SET TRANSACTION ISOLATION LEVEL REPEATABLE READ as the
     # transaction's first statement (PostgreSQL), which the ORM has no way to say.
-    "tournament/services/backup_export.py": 1,
+    "tournament/backups/export.py": 1,
     # The tournaments' names' lock (lock_tournament_names): pg_advisory_xact_lock, which the
     # ORM has no way to say; two TDs naming a tournament alike at once are checked in turn.
-    "tournament/services/locking.py": 1,
+    "tournament/tables/locking.py": 1,
     # A table with its level, tournament, draw, seats and players (read_table_and_seats),
     # read by every hand and every service that locks one table: the ORM's join cost 1.9 ms
     # to build and to make its models on SQLite, this 0.27 ms (a hand 3.5 ms in all;
     # docs/performance.md, "Figures (29 Nov 2026 …)"). Django's converters and from_db.
-    "tournament/table_read.py": 1,
+    "tournament/tables/read.py": 1,
 }
 ALLOWED_RAW = {
     # The public pages' tournament (public_tournament), read by every rendering of every

@@ -8,7 +8,8 @@ delete.
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from tournament import audit_sentences, models
+from tournament import models
+from tournament.audit import sentences
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -90,4 +91,4 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("What happened"))
     def sentence(self, entry):
-        return audit_sentences.sentence(entry)
+        return sentences.sentence(entry)

@@ -3,7 +3,7 @@
 The hand history (hands, their versions and per-player results) and the penalties
 are the truth. The few derived numbers stored here (a seat's total, a table's
 required hands and winner, a penalty's point cost) are caches that
-`tournament.services.recompute` rewrites in the same transaction as every change
+`tournament.tables.store` rewrites in the same transaction as every change
 that moves them. Nothing is ever deleted: corrections add versions, redraws
 supersede draws, rescinding marks a penalty.
 """
@@ -15,6 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from scoring import Rules
 
 
 class NoDeleteQuerySet(models.QuerySet):
@@ -190,6 +192,20 @@ class Tournament(KeptModel):
     # a table's own changes bump Table.revision, so that tables never wait for each other.
     revision = models.PositiveIntegerField(default=0)
 
+    # What the TD sets on the settings page, as the services change them and the backup
+    # keeps them ("settings", docs/export-format.md).
+    SETTINGS = (
+        "name",
+        "min_hands",
+        "entry_mode",
+        "royalties",
+        "scoring_method",
+        "fantasyland_repeat",
+        "button_stays_in_fantasyland",
+        "table_confirms_points",
+        "release_draws_at_once",
+    )
+
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
@@ -203,8 +219,6 @@ class Tournament(KeptModel):
 
     @property
     def rules(self):
-        from scoring import Rules
-
         return Rules(
             royalties=self.royalties,
             method=self.scoring_method,
@@ -221,7 +235,7 @@ class Player(KeptModel):
     # Cache of "3 warnings not rescinded"; rewritten with every penalty change.
     disqualified = models.BooleanField(default=False)
     # The TD confirmed that this player is another than the one his name is very like
-    # (tournament/names.py): set only then, on registration or rename.
+    # (tournament/rules/names.py): set only then, on registration or rename.
     alike_confirmed = models.BooleanField(
         _("confirmed as another player"),
         default=False,
@@ -334,7 +348,7 @@ class Table(KeptModel):
     draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveSmallIntegerField()
     first_dealer_position = models.PositiveSmallIntegerField()
-    # Caches derived from the hand history (see tournament.table_state): what the
+    # Caches derived from the hand history (see tournament.rules.table_fold): what the
     # next hand needs, so that recording it never re-reads the hands before it.
     hands_played = models.PositiveSmallIntegerField(default=0)
     fantasyland_hands = models.PositiveSmallIntegerField(default=0)
@@ -451,7 +465,7 @@ class HandVersion(KeptModel):
     reason = models.CharField(max_length=500, blank=True)
     superseded_at = models.DateTimeField(null=True, blank=True)
     # A hand's first version is its line in the audit log ("hand recorded": who, when, what
-    # it says; `selectors/audit.py`), with no AuditEntry of its own: one INSERT a hand fewer.
+    # it says; `audit/reading.py`), with no AuditEntry of its own: one INSERT a hand fewer.
     # True where an AuditEntry says it instead: hands recorded before migration 0015, and
     # those of a backup written before it.
     has_audit_entry = models.BooleanField(default=False)
@@ -627,7 +641,7 @@ class AuditEntry(KeptModel):
     )
     actor_label = models.CharField(max_length=120, blank=True)
     action = models.CharField(max_length=40)
-    # What happened as data (numbers, names, codes); tournament/audit_sentences.py writes
+    # What happened as data (numbers, names, codes); tournament/audit/sentences.py writes
     # the sentence in the reader's language when the entry is shown.
     params = models.JSONField(null=True, blank=True)
     # The English sentence entries stored before 0008, kept as written; shown as it is
@@ -641,9 +655,9 @@ class AuditEntry(KeptModel):
         indexes = [models.Index(fields=["tournament", "at"])]
 
     def __str__(self):
-        from tournament.audit_sentences import sentence
-
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {sentence(self)}"
+        # The action's code: its sentence is written where the log is read (the admin's
+        # "What happened", the TD's log page), in the reader's language.
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {self.action}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None:

@@ -16,7 +16,8 @@ import pytest
 from tests.browser.helpers import td_page, tournament_with
 from tests.browser.public_scenes import BOARDS, record
 from tests.tournament.conftest import play
-from tournament.services import announcements, autobackup, calls
+from tournament.backups import automatic
+from tournament.services import announcements, calls
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -77,7 +78,7 @@ def test_the_tables_that_need_the_td_are_on_the_first_screen(
     tournament, tables = tournament_with(PLAYERS, td_user, name=NAME, min_hands=20)
     for table in tables:
         play(table, 3, -1, -2)
-    backup = autobackup.write_backup(tournament)
+    backup = automatic.write_backup(tournament)
     calls.call_td(table=tables[1], kind="dispute", note="Who won the back row?")
     calls.call_td(table=tables[3], kind="dispute")
     announcements.announce(

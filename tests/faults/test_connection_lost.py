@@ -165,7 +165,7 @@ def test_a_poll_answered_early_whose_connection_dies_is_answered_by_its_view(
     pg_deployment, server, new_tournament
 ):
     # The card's unchanged poll, answered before the session and the rest
-    # (tournament/middleware.py), reads its token first: the connection dies there, and
+    # (tournament/live/middleware.py), reads its token first: the connection dies there, and
     # the view answers it (its binding waits for the same lock, which is let go).
     ids = new_tournament()
     revisor = Revisor(server, ids)

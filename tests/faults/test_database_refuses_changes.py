@@ -24,9 +24,9 @@ from django.utils.functional import SimpleLazyObject
 
 from tests.faults.servers import field_value, text
 from tests.tournament.conftest import positions, row_counts
-from tournament import faults
 from tournament.models import FormSubmission, Hand, HandVersion
 from tournament.services import revisor_access
+from tournament.web import faults
 
 pytestmark = pytest.mark.django_db(transaction=True)
 POSTGRES = connection.vendor == "postgresql"

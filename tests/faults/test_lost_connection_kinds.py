@@ -1,4 +1,4 @@
-"""What counts as a lost connection to the database (tournament/faults/kinds.py): real
+"""What counts as a lost connection to the database (tournament/web/faults/kinds.py): real
 errors, as Django raises them. A lost one is answered again (a read) or said (a change);
 any other database error stays the server's."""
 
@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 from django.db import IntegrityError, OperationalError, connection, transaction
 
-from tournament.faults import lost_connection
 from tournament.models import FormSubmission
+from tournament.web.faults import lost_connection
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ONLY_POSTGRES = pytest.mark.skipif(

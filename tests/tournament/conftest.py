@@ -106,7 +106,7 @@ def play_named(table, points_by_name, fantasyland_names=(), actor=None):
 def log_lines(tournament, **filters):
     """The tournament's audit log as the TD's page reads it (its entries and its hands'
     lines), oldest first."""
-    from tournament.selectors import audit_entries
+    from tournament.audit.reading import audit_entries
 
     log = audit_entries(tournament, **filters)
     return log[0 : log.count()][::-1]
@@ -125,7 +125,7 @@ def single_table(tournament, td_user, seed="fixed-seed"):
 
 def walked(table):
     """The table's state walked again from its whole history (not from the caches)."""
-    from tournament.state import history_state, load_table
+    from tournament.tables.state import history_state, load_table
 
     history = history_state(load_table(table.pk))
     return history.state, history.seats

@@ -10,9 +10,9 @@ from django.utils import translation
 from tests.tournament.commands.test_backup import empty_database
 from tests.tournament.conftest import play, single_table
 from tests.tournament.views.test_td_audit import summaries
+from tournament.backups import export_tournament, import_tournament
 from tournament.models import AuditEntry, Tournament
 from tournament.services import draws
-from tournament.services.backup import export_tournament, import_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -100,7 +100,7 @@ def test_params_that_do_not_fit_their_action_are_read_back_from_the_sentence(
 
 
 def test_params_must_be_an_object(one_table):
-    from tournament.services.errors import InvalidEntry
+    from tournament.errors import InvalidEntry
 
     data = as_in_a_file(export_tournament(one_table))
     data["settings"]["name"] = "Other"

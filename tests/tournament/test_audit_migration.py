@@ -13,7 +13,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
 from tests.tournament.views.test_td_audit import summaries
-from tournament import selectors
+from tournament.audit.reading import audit_entries
 from tournament.models import AuditEntry, Tournament
 from tournament.services import registration
 
@@ -231,9 +231,9 @@ def test_the_table_filter_finds_old_penalties_by_the_level_open_then(old_schema)
     tournament_id = make_old_rows(old_schema)
     migrate(leaves())
     tournament = Tournament.objects.get(pk=tournament_id)
-    at_table_2 = selectors.audit_entries(tournament, table=(1, 2))
+    at_table_2 = audit_entries(tournament, table=(1, 2))
     assert [e.action for e in at_table_2] == ["table.call", "penalty.give", "hand.record"]
-    assert list(selectors.audit_entries(tournament, table=(2, 2))) == []
+    assert list(audit_entries(tournament, table=(2, 2))) == []
 
 
 def test_going_back_gives_new_entries_their_english_sentence(td_user):

@@ -11,12 +11,15 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 
 from tests.tournament.conftest import single_table
-from tournament.forms import (
-    MAX_BACKUP_BYTES,
+from tournament.forms.fields import MAX_BACKUP_BYTES
+from tournament.forms.hands import (
     CorrectCardsForm,
     CorrectPointsForm,
     HandCardsForm,
     HandPointsForm,
+    split_cards,
+)
+from tournament.forms.td import (
     ImportForm,
     PenaltyForm,
     PlayerForm,
@@ -26,7 +29,6 @@ from tournament.forms import (
     RescindForm,
     TieForm,
     TournamentSettingsForm,
-    split_cards,
 )
 from tournament.models import Player, Seat, Tournament
 from tournament.services import hands, penalties, registration

@@ -11,8 +11,8 @@ import pytest
 
 from tests.tournament.conftest import log_lines, play_named, single_table
 from tests.tournament.test_audit_migration import leaves, migrate
+from tournament import backups
 from tournament.models import AuditEntry, HandVersion, Tournament
-from tournament.services import backup
 
 BEFORE = [("tournament", "0014_seat_caches_in_table")]
 
@@ -68,7 +68,7 @@ def test_a_backup_holds_every_hand_line_and_its_restore_shows_each_once(make_tou
     table = single_table(tournament, td_user)
     play_named(table, {"Anna": 6, "Bo": -4, "Cia": -2}, actor=td_user)
     play_named(table, {"Anna": -1, "Bo": 5, "Cia": -4})
-    data = backup.export_tournament(tournament)
+    data = backups.export_tournament(tournament)
     assert [(e["action"], e["actor_label"]) for e in data["audit"]][-3:] == [
         ("draw.create", "director"),
         ("hand.record", "director"),
@@ -80,7 +80,7 @@ def test_a_backup_holds_every_hand_line_and_its_restore_shows_each_once(make_tou
     data["settings"]["name"] = "Copy"
     for hand in data["levels"][0]["draws"][0]["tables"][0]["hands"]:
         hand["versions"][0]["idempotency_key"] = str(uuid.uuid4())
-    copy = backup.import_tournament(data, actor=td_user)
+    copy = backups.import_tournament(data, actor=td_user)
     assert Tournament.objects.count() == 2
     restored = [(line.action, line.params) for line in log_lines(copy)]
     original = [(line.action, line.params) for line in log_lines(tournament)]

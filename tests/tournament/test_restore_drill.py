@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 
 from tests.tournament.conftest import play, single_table
-from tournament.services import autobackup
+from tournament.backups import automatic
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def test_the_documented_restore_brings_a_backup_back_into_an_empty_database(
     table = single_table(tournament, td_user)
     for points in ([6, -6, 0], [1, 0, -1], [-2, 2, 0]):
         play(table, *points, actor=td_user)
-    backup = autobackup.write_backup(tournament)
+    backup = automatic.write_backup(tournament)
     restored = tmp_path / "restored.sqlite3"
 
     commands = documented_commands()
@@ -104,7 +104,7 @@ def test_any_path_is_restored_quotes_and_spaces_too(settings, tmp_path, make_tou
     folder = tmp_path / "TD's backups" / 'a "quoted" & spaced; folder'
     folder.mkdir(parents=True)
     backup = folder / "TD's backup.json"
-    backup.write_bytes(autobackup.write_backup(tournament).read_bytes())
+    backup.write_bytes(automatic.write_backup(tournament).read_bytes())
     restored = tmp_path / "it's restored.sqlite3"
 
     done = make_restore(tmp_path, f"FILE={backup}", f"DATABASE_URL=sqlite:///{restored}")
@@ -147,7 +147,7 @@ def test_the_documented_postgresql_restore_creates_the_database_then_restores(
     settings.BACKUP_DIR = str(tmp_path / "backups")
     tournament = make_tournament(players=3, name="Drill PG")
     play(single_table(tournament, td_user), 6, -6, 0, actor=td_user)
-    backup = autobackup.write_backup(tournament)
+    backup = automatic.write_backup(tournament)
     name = f"pofc_drill_{uuid.uuid4().hex[:8]}"
 
     createdb, restore = documented_commands(block=1)

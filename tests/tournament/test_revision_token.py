@@ -13,7 +13,7 @@ from django.db import connection
 
 from tests.tournament.conftest import play, single_table
 from tournament.models import Table
-from tournament.selectors import revision_token, room_tokens
+from tournament.selectors.tokens import revision_token, room_tokens
 from tournament.services import calls, draws, hands, penalties
 
 pytestmark = pytest.mark.django_db

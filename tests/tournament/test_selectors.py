@@ -3,7 +3,9 @@
 import pytest
 
 from tests.tournament.conftest import play
-from tournament import selectors
+from tournament.selectors.standings import standings
+from tournament.selectors.tables import level_tables, table_hands
+from tournament.selectors.tournaments import tournament_levels
 from tournament.services import draws
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +27,7 @@ def test_level_tables_in_two_queries(
 ):
     _, level = started_tournament(make_tournament, td_user, players, hands, f"L{players}")
     with django_assert_num_queries(2):
-        tables = selectors.level_tables(level)
+        tables = level_tables(level)
         rows = [(t.number, [(s.player.name, s.total) for s in t.seats.all()]) for t in tables]
     assert len(rows) == {3: 1, 11: 4}[players]
     if players == 3:
@@ -38,7 +40,7 @@ def test_tournament_levels_in_three_queries(
 ):
     tournament, _ = started_tournament(make_tournament, td_user, players, hands, f"T{players}")
     with django_assert_num_queries(3):
-        levels = selectors.tournament_levels(tournament)
+        levels = tournament_levels(tournament)
         seats = [s.player.name for lvl in levels for t in lvl.tables.all() for s in t.seats.all()]
     assert len(seats) == players
 
@@ -50,7 +52,7 @@ def test_table_hands_in_three_queries(make_tournament, td_user, django_assert_nu
     with django_assert_num_queries(3):
         rows = [
             [r.points for r in hand.current_versions[0].results.all()]
-            for hand in selectors.table_hands(table)
+            for hand in table_hands(table)
         ]
     assert len(rows) == hands and all(sum(r) == 0 for r in rows)
 
@@ -59,6 +61,6 @@ def test_table_hands_in_three_queries(make_tournament, td_user, django_assert_nu
 def test_standings_in_three_queries(make_tournament, td_user, django_assert_num_queries, players):
     tournament, _ = started_tournament(make_tournament, td_user, players, 2, f"S{players}")
     with django_assert_num_queries(3):
-        rows = selectors.standings(tournament)
+        rows = standings(tournament)
         names = [row.player.name for row in rows]
     assert len(names) == players

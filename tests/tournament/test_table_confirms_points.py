@@ -8,10 +8,10 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.commands.test_backup import empty_database
+from tournament.backups import export_tournament, import_tournament
+from tournament.errors import InvalidEntry
 from tournament.models import AuditEntry, Tournament
 from tournament.services import draws, registration
-from tournament.services.backup import export_tournament, import_tournament
-from tournament.services.errors import InvalidEntry
 
 pytestmark = pytest.mark.django_db
 

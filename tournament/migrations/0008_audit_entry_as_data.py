@@ -26,7 +26,7 @@ def _level_finder(Level, tournament_id):
 
 
 def read_back_params(apps, schema_editor):
-    from tournament.audit_legacy import read_back
+    from tournament.audit.legacy import read_back
 
     AuditEntry = apps.get_model("tournament", "AuditEntry")
     Level = apps.get_model("tournament", "Level")
@@ -52,7 +52,7 @@ def write_sentences_back(apps, schema_editor):
     """Going back: entries made since have no stored sentence; give them their English one."""
     from django.utils import translation
 
-    from tournament.audit_sentences import sentence
+    from tournament.audit.sentences import sentence
 
     AuditEntry = apps.get_model("tournament", "AuditEntry")
     with translation.override("en"):

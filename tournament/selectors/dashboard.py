@@ -5,8 +5,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import OuterRef, Prefetch, Subquery
+from django.utils import timezone
 
-from tournament import pace
 from tournament.models import (
     Draw,
     Hand,
@@ -14,8 +14,13 @@ from tournament.models import (
     Player,
     Seat,
     Table,
+    TableCall,
+    TieSettlement,
 )
-from tournament.selectors.core import revision_token, seats_with_players
+from tournament.rules import pace
+from tournament.selectors.tables import seats_with_players
+from tournament.selectors.tokens import revision_token
+from tournament.tables.state import cached_progress, conclude_table
 
 # A table with no new hand for more than this many minutes is flagged for the TD. A hand
 # of POFC takes two to four minutes, so ten quiet minutes mean a stuck table: a dispute
@@ -216,8 +221,6 @@ def changeover(levels):
 
 
 def _dashboard_table(table, tournament, now, call, times):
-    from tournament.state import cached_progress, conclude_table
-
     seats = list(table.seats.all())
     settled = table.settlements[0].winner_id if table.settlements else None
     settled_seat = next((s.id for s in seats if s.player_id == settled), None)
@@ -326,13 +329,10 @@ def dashboard(tournament, *, now=None, order="attention"):
     Per table: seats and players with totals, every hand's time (the last one's, the pace
     and the estimated finish: one query for the level), the open call and the latest tie
     settlement; the table's state is concluded from its caches, the same
-    way `tournament.state.cached_state` does, without a query per table. The open calls
+    way `tournament.tables.state.cached_state` does, without a query per table. The open calls
     are read for the whole tournament in one query: a call left at a closed level or a
     redrawn table is listed too, never lost.
     """
-    from django.utils import timezone
-
-    from tournament.models import TableCall, TieSettlement
 
     now = now or timezone.now()
     current_draw = Draw.objects.filter(level=OuterRef("pk"), superseded_at__isnull=True)

@@ -7,6 +7,8 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from tournament.lib.ids import is_db_id
+from tournament.lib.search import MAX_RESULTS, search
 from tournament.models import (
     Announcement,
     Level,
@@ -19,8 +21,10 @@ from tournament.models import (
     shown_draw,
 )
 from tournament.selectors.announcements import announcement_of
-from tournament.selectors.core import alone_in_draw, is_db_id, join_token, standings
+from tournament.selectors.standings import standings
+from tournament.selectors.tables import alone_in_draw
 from tournament.selectors.td_words import blank_td_words, without_td_words
+from tournament.selectors.tokens import join_token
 
 # Players' phones and the big screen: read-only, for a room of 300 polling at once. Each
 # reads what its page shows in a fixed number of queries whatever the tournament's size,
@@ -334,8 +338,6 @@ def public_find(tournament, query, *, ranking=None, seats_of=latest_seats):
     `ranking` is the tournament's `standings` when the caller has them already (then 1
     query: the seats of the players found, `seats_of` their ids).
     """
-    from tournament.search import MAX_RESULTS, search
-
     rows = standings(tournament) if ranking is None else ranking
     matches = search(query, rows, name=lambda row: row.player.name)
     if not matches:
@@ -354,8 +356,6 @@ def public_find(tournament, query, *, ranking=None, seats_of=latest_seats):
 def _find_withdrawn(tournament, query):
     """Nobody in the standings by that name: a withdrawn player (a no-show withdrawn after
     the draw, say) is told so rather than not found. 1 query, only for such a search."""
-    from tournament.search import MAX_RESULTS, search
-
     withdrawn = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=False)
     matches = search(query, list(withdrawn))
     shown = matches[:MAX_RESULTS]

@@ -1,7 +1,12 @@
-"""A table's full score card (TD and public pages) and what a penalty will cost."""
+"""A table's full score card (TD and public pages): every hand, version, penalty and total."""
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
+from scoring.cards import card_suit, format_card, parse_card
+from tournament.audit.sentences import actor_name
+from tournament.lib.text import longest_unbroken
 from tournament.models import (
     Hand,
     HandResult,
@@ -9,11 +14,14 @@ from tournament.models import (
     Penalty,
     Seat,
     Table,
+    TableCall,
+    TieSettlement,
     Tournament,
 )
-from tournament.selectors.core import alone_in_draw
+from tournament.rules.warnings import DISQUALIFYING_WARNING
+from tournament.selectors.tables import alone_in_draw
 from tournament.selectors.td_words import blank_td_words, without_td_words
-from tournament.text import longest_unbroken
+from tournament.tables.state import cached_progress, conclude_table
 
 
 @dataclass(frozen=True)
@@ -29,8 +37,6 @@ class CardView:
 
 
 def _category_labels():
-    from django.utils.translation import gettext_lazy as _
-
     return {
         "high_card": _("high card"),
         "pair": _("pair"),
@@ -46,8 +52,6 @@ def _category_labels():
 
 
 def _row_labels():
-    from django.utils.translation import gettext_lazy as _
-
     return {"front": _("Front"), "middle": _("Middle"), "back": _("Back")}
 
 
@@ -141,8 +145,6 @@ class PenaltyLine:
 
     @property
     def disqualifies(self):
-        from tournament.services.recompute import DISQUALIFYING_WARNING
-
         return self.penalty.warning_number == DISQUALIFYING_WARNING
 
 
@@ -165,7 +167,7 @@ class ScoreCard:
     table: Table
     tournament: Tournament
     seats: list  # Seat with player, in seat order
-    state: object  # tournament.table_state.TableState
+    state: object  # tournament.rules.table_fold.TableState
     lines: list  # HandLine and PenaltyLine, in the order they happened
     totals: list  # SeatTotal, in seat order
     penalties: list  # every penalty of the table's players in the tournament (any table)
@@ -298,8 +300,6 @@ NAME_PART_MAX = 20
 
 def card_views(text):
     """Stored card codes ("Qs Qh 7d") as CardViews ("Q♠" black, "Q♥" red...)."""
-    from scoring.cards import card_suit, format_card, parse_card
-
     views = []
     for token in (text or "").split():
         card = parse_card(token)
@@ -311,8 +311,6 @@ def card_views(text):
 
 
 def _entered_by(version):
-    from tournament.audit_sentences import actor_name
-
     if version.created_by_id is not None:
         return version.created_by.get_username()
     return actor_name(version.entered_by_label)
@@ -346,8 +344,6 @@ def score_card(table, *, public=False):
     `public`: for the players' pages, without the TD's words (TD_WORDS), which are not
     even read.
     """
-    from tournament.models import TableCall, TieSettlement
-    from tournament.state import cached_progress, conclude_table
 
     def read(queryset):
         return without_td_words(queryset) if public else queryset
@@ -522,33 +518,4 @@ def score_card(table, *, public=False):
         open_call=open_call,
         settlement=settlement,
         tie_seat_ids=tie_seat_ids,
-    )
-
-
-@dataclass(frozen=True)
-class PenaltyCost:
-    """What a penalty would cost if given now: stated to the TD before it is given."""
-
-    warning_number: int  # 1st, 2nd, 3rd warning of the player in the tournament
-    points: int  # deducted from his total at his table
-    disqualifies: bool
-    table: Table | None  # where the points come off (None: at no table, no points)
-
-
-def penalty_cost(player, kind):
-    """The cost of giving `player` a penalty of `kind` now: 2 queries.
-
-    The player's warnings that count (not rescinded) across the tournament give
-    the number of this one; the price is the service's own (recompute.warning_points).
-    """
-    from tournament.services.recompute import DISQUALIFYING_WARNING, warning_points
-
-    number = Penalty.objects.standing().filter(player=player).count() + 1
-    seat = Seat.objects.open().filter(player=player).select_related("table").first()
-    table = seat.table if seat is not None else None
-    return PenaltyCost(
-        warning_number=number,
-        points=warning_points(kind, number) if table is not None else 0,
-        disqualifies=number >= DISQUALIFYING_WARNING,
-        table=table,
     )

@@ -1,7 +1,10 @@
 """Whether a submission was recorded, by its one-time key: asked when the connection to the
-database was lost while it was sent (tournament/faults/outcome.py)."""
+database was lost while it was sent (tournament/web/faults/outcome.py)."""
 
-from tournament.models import FormSubmission, HandVersion
+from tournament.models import (
+    FormSubmission,
+    HandVersion,
+)
 
 
 def hand_entry(key):
@@ -18,3 +21,14 @@ def hand_entry(key):
 def form_submitted(keys):
     """Whether a form's change with one of `keys` was made (views/once.py). 1 query."""
     return FormSubmission.objects.filter(key__in=keys).exists()
+
+
+def form_kept(key, fingerprint):
+    """Whether a TD form with this one-time key was already carried out, sent as it is
+    now (`fingerprint`, views/once.py): 1 query. A key kept for another change is not.
+
+    Checked before a form is validated against the database, so that a double
+    click is answered "already done" rather than "Anna is already registered".
+    """
+    kept = FormSubmission.objects.filter(key=key).values_list("fingerprint", flat=True)
+    return kept.first() in ("", fingerprint)  # "": kept before fingerprints were

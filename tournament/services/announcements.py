@@ -10,12 +10,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import audit
+from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import Announcement, Tournament
-from tournament.names import check_shown
-from tournament.services import audit
-from tournament.services.errors import InvalidEntry, NotAllowed
-from tournament.services.locking import lock_tournament, touch_tournament
-from tournament.validation import clean_text, instance
+from tournament.rules.names import check_shown
+from tournament.rules.validation import clean_text, instance
+from tournament.tables.locking import lock_tournament, touch_tournament
 
 TEXT_LENGTH = Announcement._meta.get_field("text").max_length
 

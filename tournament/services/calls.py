@@ -4,11 +4,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import audit
+from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import Table, TableCall, Tournament
-from tournament.services import audit
-from tournament.services.errors import InvalidEntry, NotAllowed
-from tournament.services.locking import lock_table, lock_tournament, touch_tournament
-from tournament.validation import clean_choice, clean_text, instance
+from tournament.rules.validation import clean_choice, clean_text, instance
+from tournament.tables.locking import lock_table, lock_tournament, touch_tournament
 
 NOTE_LENGTH = TableCall._meta.get_field("note").max_length
 LABEL_LENGTH = TableCall._meta.get_field("called_by_label").max_length
@@ -62,7 +62,7 @@ def call_td(*, table, kind, note="", player=None, actor=None, actor_label=""):
             )
     except IntegrityError:  # another device called at the same instant
         return open_call(table)
-    # The table's lock moved its revision (services/locking.py): its pages show the call.
+    # The table's lock moved its revision (tables/locking.py): its pages show the call.
     params = {"level": table.level.number, "table": table.number, "kind": kind, "note": note}
     after = {"kind": kind, "note": note}
     if player is not None:  # a call naming nobody reads as it always has

@@ -5,6 +5,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, npgettext
 
+from tournament import audit, events
+from tournament.errors import Conflict, DrawLocked, NotAllowed
 from tournament.models import (
     Draw,
     Hand,
@@ -16,16 +18,15 @@ from tournament.models import (
     TableCall,
     Tournament,
 )
-from tournament.seating import new_seed, seat_players
-from tournament.services import announcements, audit, autobackup
-from tournament.services.errors import Conflict, DrawLocked, NotAllowed
-from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
-from tournament.services.recompute import refresh_table, store
+from tournament.rules.seating import new_seed, seat_players
+from tournament.rules.table_fold import start
+from tournament.rules.validation import MAX_SMALL_NUMBER, clean_int, clean_text, saved
+from tournament.services import announcements
 from tournament.services.revisor_access import access_fields
 from tournament.services.stale import by_whom, clock
-from tournament.state import conclude_table, seat_inputs
-from tournament.table_state import start
-from tournament.validation import MAX_SMALL_NUMBER, clean_int, clean_text, saved
+from tournament.tables.locking import lock_tables, lock_tournament, touch_tournament
+from tournament.tables.state import conclude_table, seat_inputs
+from tournament.tables.store import refresh_table, store
 
 SEED_LENGTH = Draw._meta.get_field("seed").max_length
 REASON_LENGTH = Draw._meta.get_field("reason").max_length
@@ -395,7 +396,7 @@ def advance(*, tournament, actor, seed=None, level_number=None, withdraw_announc
     level.closed_at = now
     level.save(update_fields=["closed_at"])
     touch_tournament(tournament)
-    autobackup.after_level_closed(tournament.pk)
+    events.level_closed.announce(tournament_id=tournament.pk)
     if finishes:
         tournament.finished_at = now
         tournament.champion = winners[0] if winners else None

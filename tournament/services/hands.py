@@ -10,8 +10,16 @@ from django.utils.translation import ngettext
 
 from scoring import InvalidHand, parse_row, score_hand
 from scoring.cards import card_code
-from tournament.board_parts import refuse_stray_parts, refuse_wrong_discards
-from tournament.hand_errors import invalid_hand_message
+from tournament import audit, events
+from tournament.errors import (
+    Conflict,
+    HandConflict,
+    InvalidEntry,
+    KeyInUse,
+    NotAllowed,
+    ServiceError,
+    TableOver,
+)
 from tournament.models import (
     Hand,
     HandResult,
@@ -21,20 +29,13 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
-from tournament.services import audit, autobackup
-from tournament.services.errors import (
-    Conflict,
-    HandConflict,
-    InvalidEntry,
-    KeyInUse,
-    NotAllowed,
-    ServiceError,
-    TableOver,
-)
-from tournament.services.locking import lock_table, read_table_and_seats
-from tournament.services.recompute import TableMoved, recompute_table, store
+from tournament.rules.board_parts import refuse_stray_parts, refuse_wrong_discards
+from tournament.rules.hand_errors import invalid_hand_message
+from tournament.rules.table_fold import HandInput, ResultInput, play, repeat_broken
+from tournament.rules.validation import clean_int, clean_text, instance, saved
 from tournament.services.stale import by_whom, clock
-from tournament.state import (
+from tournament.tables.locking import lock_table, read_table_and_seats
+from tournament.tables.state import (
     cached_progress,
     cached_state,
     conclude_table,
@@ -42,8 +43,7 @@ from tournament.state import (
     history_state,
     table_seats,
 )
-from tournament.table_state import HandInput, ResultInput, play, repeat_broken
-from tournament.validation import clean_int, clean_text, instance, saved
+from tournament.tables.store import TableMoved, recompute_table, store
 
 MAX_POINTS = 999
 ROWS = ("front", "middle", "back")
@@ -335,7 +335,7 @@ def record_hand(
     a HandConflict. The cost is the same at every hand: the table's cached
     progress is folded with this hand only.
 
-    No lock is taken before the hand is written (services/locking.py): the table is
+    No lock is taken before the hand is written (tables/locking.py): the table is
     read, the hand inserted, and the table's row written only if its revision is the
     one read. If another service locked the table meanwhile, or another hand took the
     number, nothing is kept and the hand is worked out again from the table as it is
@@ -473,9 +473,9 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
         read_at_revision=read_at_revision,
     )
     # The version is the hand's line in the audit log (who, when, what it says: it is read
-    # there as "hand recorded", selectors/audit.py); no AuditEntry says it again. The
-    # change still asks for its backup, as every change does.
-    autobackup.after_change(tournament.pk)
+    # there as "hand recorded", audit/reading.py); no AuditEntry says it again. The
+    # change still announces itself, as every change does.
+    events.changed.announce(tournament_id=tournament.pk)
     return Recorded(hand, created=True, seats=tuple(all_seats), state=after)
 
 

@@ -4,13 +4,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.audit_sentences import deducted_where
+from tournament import audit
+from tournament.audit.sentences import deducted_where
+from tournament.errors import NotAllowed
 from tournament.models import Penalty, Player, Seat, Table, Tournament
-from tournament.services import audit
-from tournament.services.errors import NotAllowed
-from tournament.services.locking import lock_tables, lock_tournament, touch_tournament
-from tournament.services.recompute import open_tables_of, recompute_warnings, refresh_table
-from tournament.validation import clean_choice, clean_text, saved
+from tournament.rules.validation import clean_choice, clean_text, saved
+from tournament.tables.locking import lock_tables, lock_tournament, touch_tournament
+from tournament.tables.store import open_tables_of, recompute_warnings, refresh_table
 
 NOTE_LENGTH = Penalty._meta.get_field("note").max_length
 REASON_LENGTH = Penalty._meta.get_field("rescind_reason").max_length
@@ -58,7 +58,7 @@ def give_penalty(*, tournament, player, kind, actor, note=""):
 
     The 2nd warning costs 25 more, the 3rd disqualifies. A warning given while the
     player is at no table (before the first draw, or after going out) counts, but
-    costs no points: there is no score to deduct them from (decisions.py).
+    costs no points: there is no score to deduct them from (rules/decisions.py).
     """
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     player = saved(player, Player, label=_("The player"), tournament=tournament)

@@ -17,8 +17,15 @@ from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from tournament.models import Level, Player, Tournament
-from tournament.names import (
+from tournament import audit, events
+from tournament.errors import DrawLocked, InvalidEntry, NotAllowed
+from tournament.models import (
+    Hand,
+    Level,
+    Player,
+    Tournament,
+)
+from tournament.rules.names import (
     Taken,
     alike_question,
     already_registered,
@@ -26,27 +33,13 @@ from tournament.names import (
     compare_list,
     same_key,
 )
-from tournament.selectors.td_tournaments import FIELD_CLOSED, FIELD_OPEN, field_state
-from tournament.services import audit, autobackup
-from tournament.services.errors import DrawLocked, InvalidEntry, NotAllowed
-from tournament.services.locking import lock_tournament, lock_tournament_names, touch_tournament
-from tournament.validation import clean_bool, clean_choice, clean_int, saved
-
-SETTINGS = (
-    "name",
-    "min_hands",
-    "entry_mode",
-    "royalties",
-    "scoring_method",
-    "fantasyland_repeat",
-    "button_stays_in_fantasyland",
-    "table_confirms_points",
-    "release_draws_at_once",
-)
+from tournament.rules.validation import clean_bool, clean_choice, clean_int, saved
+from tournament.services import draws
+from tournament.tables.locking import lock_tournament, lock_tournament_names, touch_tournament
 
 
 def settings_of(tournament):
-    return {name: getattr(tournament, name) for name in SETTINGS}
+    return {name: getattr(tournament, name) for name in Tournament.SETTINGS}
 
 
 CHOICES = {
@@ -67,7 +60,7 @@ def _label(field):
 
 def _validate(values):
     """Every setting checked: known names only, each of its type and range."""
-    unknown = set(values) - set(SETTINGS)
+    unknown = set(values) - set(Tournament.SETTINGS)
     if unknown:
         raise InvalidEntry(
             _("Unknown settings: %(names)s.") % {"names": ", ".join(sorted(map(str, unknown)))}
@@ -90,7 +83,7 @@ def _validate(values):
 
 
 def clean_tournament_name(name):
-    """A tournament's name as kept: clean text that shows as something (tournament/names.py)."""
+    """A tournament's name as kept: clean text that shows as something (rules/names.py)."""
     return clean_name(
         name,
         label=_label("name"),
@@ -138,7 +131,7 @@ def check_tournament_name_free(name, *, exclude=None):
 
 
 def clean_player_name(name):
-    """A name as kept: clean text that shows as something (tournament/names.py)."""
+    """A name as kept: clean text that shows as something (tournament/rules/names.py)."""
     return clean_name(
         name,
         label=_("The player's name"),
@@ -172,7 +165,7 @@ def update_settings(*, tournament, actor, **changes):
     values = _validate({**before, **changes})
     if values["name"] != tournament.name:
         check_tournament_name_free(values["name"], exclude=tournament)
-        autobackup.after_rename(tournament.pk, tournament.name)
+        events.renamed.announce(tournament_id=tournament.pk, old_name=tournament.name)
     for name, value in values.items():
         setattr(tournament, name, value)
     tournament.revision += 1
@@ -202,7 +195,7 @@ def rename_tournament(*, tournament, actor, name):
     before = tournament.name
     tournament.name = name
     tournament.save(update_fields=["name"])
-    autobackup.after_rename(tournament.pk, before)
+    events.renamed.announce(tournament_id=tournament.pk, old_name=before)
     touch_tournament(tournament)
     audit.record(
         tournament=tournament,
@@ -255,8 +248,6 @@ def _late_level(tournament, refusal):
 
 def _redraw(level, actor, reason, refusal):
     """Redo level 1's draw for the field as it is now, `reason` saying what changed."""
-    from tournament.services import draws  # draws -> autobackup -> backup_export -> here
-
     if level is None:
         return
     if len(reason) > draws.REASON_LENGTH:
@@ -304,7 +295,7 @@ def _confirmed(alike):
 
 @transaction.atomic
 def register_player(*, tournament, actor, name, lookalike_confirmed=False):
-    """Register one player. A near-duplicate of a registered name (tournament/names.py)
+    """Register one player. A near-duplicate of a registered name (tournament/rules/names.py)
     needs `lookalike_confirmed`: the TD has said they are two players, and the new player
     carries it (`alike_confirmed`)."""
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
@@ -360,7 +351,7 @@ def register_players(*, tournament, actor, names, confirmed=()):
     """Register a pasted list, all or nothing, in its order.
 
     A name already registered, or already earlier in the list (the very same name, see
-    tournament/names.py), is skipped and reported, not refused: an updated sign-up list
+    tournament/rules/names.py), is skipped and reported, not refused: an updated sign-up list
     can be pasted again. A near-duplicate (a name that differs only in case, accents,
     spacing or punctuation) is registered only when its name is in `confirmed` (the TD
     has said they are two players); otherwise nothing is registered.
@@ -474,3 +465,31 @@ def rename_player(*, player, actor, name, lookalike_confirmed=False):
         after={"name": name, **_confirmed(alike)},
     )
     return player
+
+
+def first_draw_made(tournament):
+    """Whether the tournament's first draw is made (its settings fixed): 1 query."""
+    return Level.objects.filter(tournament=tournament).exists()
+
+
+# Whether players can still be added, withdrawn or brought back: the field's state, which
+# the players page shows and every change of the field checks.
+FIELD_OPEN = "open"  # before the first draw
+
+
+FIELD_LATE = "late"  # level 1 drawn, no hand recorded: each change redoes its draw
+
+
+FIELD_CLOSED = "closed"  # play has started
+
+
+def field_state(tournament):
+    """FIELD_OPEN, FIELD_LATE or FIELD_CLOSED: 2 queries at most."""
+    levels = list(Level.objects.filter(tournament=tournament).order_by("number")[:2])
+    if not levels:
+        return FIELD_OPEN
+    first = levels[0]
+    started = Hand.objects.filter(table__level=first, table__draw__superseded_at__isnull=True)
+    if len(levels) > 1 or first.closed_at is not None or started.exists():
+        return FIELD_CLOSED
+    return FIELD_LATE

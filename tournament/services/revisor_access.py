@@ -13,6 +13,8 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import audit
+from tournament.errors import InvalidEntry, ServiceError
 from tournament.models import (
     REVISOR_CODE_ALPHABET,
     REVISOR_CODE_LENGTH,
@@ -23,10 +25,8 @@ from tournament.models import (
     new_revisor_code,
     new_revisor_key,
 )
-from tournament.services import audit
-from tournament.services.errors import InvalidEntry, ServiceError
-from tournament.services.locking import lock_table, lock_tables, lock_tournament
-from tournament.validation import instance
+from tournament.rules.validation import instance
+from tournament.tables.locking import lock_table, lock_tables, lock_tournament
 
 CODE_WINDOW = timedelta(minutes=15)
 WRONG_CODES_PER_DEVICE = 10  # different wrong codes from one device in CODE_WINDOW
@@ -170,7 +170,7 @@ def regenerate_revisor_access(*, table, actor):
     table = lock_table(instance(table, Table, label=_("The table")))
     old_code = table.revisor_code
     fields = access_fields()
-    # The lock moved the table's revision already (services/locking.py).
+    # The lock moved the table's revision already (tables/locking.py).
     Table.objects.filter(pk=table.pk).update(**fields)
     for name, value in fields.items():
         setattr(table, name, value)

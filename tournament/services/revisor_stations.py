@@ -8,12 +8,12 @@ draw of the level in play; when that level has no table 3 it says so and waits.
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournament import audit
+from tournament.errors import NotAllowed
 from tournament.models import RevisorStation, Table, Tournament, new_revisor_key
-from tournament.services import audit
-from tournament.services.errors import NotAllowed
-from tournament.services.locking import lock_tournament
+from tournament.rules.validation import instance, saved
 from tournament.services.revisor_access import unused_revisor_code
-from tournament.validation import instance, saved
+from tournament.tables.locking import lock_tournament
 
 
 def _station_tables(station):

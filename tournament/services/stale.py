@@ -8,6 +8,8 @@ happened before reloading.
 
 from django.utils import formats, timezone
 
+from tournament.audit.sentences import actor_name
+
 
 def clock(moment):
     """The local time of day of `moment`, as on the wall clock of the venue: "09:41"."""
@@ -17,8 +19,6 @@ def clock(moment):
 def by_whom(user, label=""):
     """Who made a change: the TD's user name, else the entry's label (a revisor's, in the
     reader's language), or ""."""
-    from tournament.audit_sentences import actor_name
-
     if user is not None:
         return user.get_username()
     return actor_name(label) or ""

@@ -5,7 +5,7 @@ reader reads it (`audit_sentences.actor_name`)."""
 
 from django import template
 
-from tournament.audit_sentences import actor_name, details
+from tournament.audit.sentences import actor_name, details
 
 register = template.Library()
 

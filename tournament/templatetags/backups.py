@@ -7,7 +7,7 @@ from django import template
 from django.conf import settings
 from django.utils import timezone
 
-from tournament.services import autobackup
+from tournament.backups import automatic
 
 register = template.Library()
 
@@ -21,20 +21,20 @@ JUST_WRITTEN = timedelta(minutes=1)
 
 @register.inclusion_tag("tournament/td/_backup_status.html")
 def backup_status(tournament):
-    if not autobackup.enabled():
+    if not automatic.enabled():
         return {"enabled": False}
-    latest = autobackup.latest(tournament)
-    waiting = autobackup.waiting_changes(tournament, latest)
+    latest = automatic.latest(tournament)
+    waiting = automatic.waiting_changes(tournament, latest)
     due = latest and latest.written_at + timedelta(minutes=settings.BACKUP_MINUTES)
     return {
         "enabled": True,
         "latest": latest,
-        "folder": autobackup.folder(tournament),
-        "while_hands": autobackup.while_hands(),
+        "folder": automatic.folder(tournament),
+        "while_hands": automatic.while_hands(),
         "written_at": latest and timezone.localtime(latest.written_at),
         "just_written": bool(latest) and timezone.now() - latest.written_at < JUST_WRITTEN,
         "waiting": waiting,
         "due_at": due and timezone.localtime(max(due, timezone.now())),
-        "late": bool(waiting) and autobackup.while_hands() and due + LATE < timezone.now(),
-        "problem": autobackup.folder_problem(tournament),
+        "late": bool(waiting) and automatic.while_hands() and due + LATE < timezone.now(),
+        "problem": automatic.folder_problem(tournament),
     }

@@ -3,25 +3,10 @@ dashboard, rendered with the page (an empty bar filled by a poll right after the
 came pushed the page down under the TD's pointer a second later)."""
 
 from django import template
-from django.utils import timezone
 
-from tournament import selectors
+from tournament.views.td.dashboard import ALERTS_BAR, alerts_bar_context
 
 register = template.Library()
-
-ALERTS_BAR = "tournament/td/_alerts_bar.html"
-
-
-def alerts_bar_context(tournament, *, now=None, rev=None, board=None):
-    """What the bar shows: every open alert (the dashboard's own list) and the revision
-    its poll sends. `board`: the page's own dashboard read, when it made one (the close
-    confirmation's), so that nothing is read twice."""
-    now = now or timezone.now()
-    return {
-        "tournament": tournament,
-        "board": board or selectors.dashboard(tournament, now=now),
-        "rev": rev if rev is not None else selectors.live_revision(tournament.pk, now),
-    }
 
 
 @register.inclusion_tag(ALERTS_BAR, takes_context=True)

@@ -10,34 +10,15 @@ say a change was made that was not.
 
 import hashlib
 import json
-import uuid
 
-from django import forms
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
-from django.utils.translation import gettext_lazy as _
 
-from tournament import selectors
+from tournament.errors import KeyInUse
 from tournament.models import FormSubmission
-from tournament.services.errors import KeyInUse
+from tournament.selectors.submissions import form_kept
 
 ALREADY_DONE = object()
-# A hidden field's message: nothing to correct in the form, only a page to read again.
-STALE_FORM = _("This form is out of date: reload the page and send it again.")
-
-
-class OnceForm(forms.Form):
-    """A form whose submission is carried out at most once."""
-
-    submission_key = forms.UUIDField(
-        widget=forms.HiddenInput,
-        error_messages={"required": STALE_FORM, "invalid": STALE_FORM},
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("submission_key", uuid.uuid4())
 
 
 def fingerprint(request):
@@ -58,7 +39,7 @@ def fingerprint(request):
 
 def already_submitted(request, key):
     """Whether this very submission (its key, sent as it is now) was carried out."""
-    return selectors.form_submitted(key, fingerprint(request))
+    return form_kept(key, fingerprint(request))
 
 
 def submit_once(request, key, change):
@@ -75,7 +56,7 @@ def submit_once(request, key, change):
             with transaction.atomic():
                 FormSubmission.objects.create(key=key, user=user, fingerprint=sent)
         except IntegrityError:
-            if selectors.form_submitted(key, sent):
+            if form_kept(key, sent):
                 return ALREADY_DONE
             raise KeyInUse(
                 gettext(

@@ -9,11 +9,11 @@ import pytest
 from django.core.management import call_command
 
 from tests.tournament.conftest import play, single_table
-from tournament.autoplay import simulate
+from tournament.backups import export_tournament, import_tournament
+from tournament.demo.autoplay import simulate
+from tournament.errors import InvalidEntry
 from tournament.models import AuditEntry, HandVersion, Penalty, Table, Tournament
 from tournament.services import draws, hands, penalties, registration
-from tournament.services.backup import export_tournament, import_tournament
-from tournament.services.errors import InvalidEntry
 
 
 def empty_database(django_user_model, usernames=("director",)):

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.core.management import call_command
 
-from tournament import autoplay
+from tournament.demo import autoplay
 from tournament.management.commands import demo_setup
 from tournament.models import Table, Tournament
 

@@ -20,13 +20,13 @@ from django.db import transaction
 from django.utils import translation
 
 from tests.tournament.conftest import row_counts
-from tournament.autoplay import simulate
+from tournament import backups
+from tournament.demo.autoplay import simulate
+from tournament.errors import InvalidEntry
 from tournament.models import (
     Hand,
     Table,
 )
-from tournament.services import backup
-from tournament.services.errors import InvalidEntry
 
 
 def walk_caches(tournament):
@@ -54,7 +54,7 @@ def _exported(django_db_blocker, **options):
     with django_db_blocker.unblock(), transaction.atomic():
         user = get_user_model().objects.create_user("director", password="td-pass-123")
         outcome = simulate(actor=user, **options)
-        data = json.loads(json.dumps(backup.export_tournament(outcome.tournament)))
+        data = json.loads(json.dumps(backups.export_tournament(outcome.tournament)))
         caches = walk_caches(outcome.tournament)
         transaction.set_rollback(True)
     return data, caches
@@ -79,7 +79,7 @@ def refused(raw, message):
     """Importing `raw` (bytes) is refused with exactly `message`, and nothing is written."""
     before = row_counts()
     with pytest.raises(InvalidEntry) as caught:
-        backup.import_backup(raw)
+        backups.import_backup(raw)
     assert caught.value.message == message
     assert row_counts() == before
 
@@ -133,7 +133,7 @@ def test_a_file_over_the_size_limit_is_told_its_own_size():
         b" " * (30 * 1024 * 1024), "The file is 30.0\xa0MB; a backup can be at most 20.0\xa0MB."
     )
     refused(
-        b" " * (backup.MAX_BYTES + 1),
+        b" " * (backups.MAX_BYTES + 1),
         "The file is more than 20.0\xa0MB; a backup can be at most 20.0\xa0MB.",
     )
 
@@ -496,7 +496,7 @@ def test_two_players_whose_names_differ_only_by_case_or_accents(in_play, other, 
     """Issue 17 §9: the services give such a pair only with the TD's confirmation, carried
     by the player confirmed; a backup without it (hand-written, or older) is refused."""
     data = copy.deepcopy(in_play)
-    assert data["players"][0]["name"] == "Anna Berg"  # tournament/autoplay.py's first name
+    assert data["players"][0]["name"] == "Anna Berg"  # tournament/demo/autoplay.py's first name
     data["players"][3]["name"] = other
     for player in data["players"]:
         if flag == "absent":
@@ -525,7 +525,7 @@ def test_two_such_players_one_of_them_confirmed_are_imported(in_play, confirmed)
     data = copy.deepcopy(in_play)
     data["players"][3]["name"] = "anna bérg"
     data["players"][confirmed]["alike_confirmed"] = True
-    restored = backup.import_backup(as_bytes(data))
+    restored = backups.import_backup(as_bytes(data))
     assert list(restored.players.filter(alike_confirmed=True).values_list("number", flat=True)) == [
         data["players"][confirmed]["number"]
     ]
@@ -551,7 +551,7 @@ def test_a_backup_from_before_the_confirmation_is_imported_without_it(in_play):
     data = copy.deepcopy(in_play)
     for player in data["players"]:
         del player["alike_confirmed"]
-    restored = backup.import_backup(as_bytes(data))
+    restored = backups.import_backup(as_bytes(data))
     assert not restored.players.filter(alike_confirmed=True).exists()
 
 
@@ -599,7 +599,7 @@ def test_a_correction_without_a_reason(in_play, reason):
 
 @pytest.mark.django_db
 def test_the_same_correction_with_a_reason_is_imported(in_play):
-    restored = backup.import_backup(as_bytes(_corrected(copy.deepcopy(in_play), "Typo")))
+    restored = backups.import_backup(as_bytes(_corrected(copy.deepcopy(in_play), "Typo")))
     hand = Hand.objects.get(
         table__level__tournament=restored, table__level__number=1, table__number=1, number=1
     )
@@ -613,7 +613,7 @@ def test_a_redone_draw_without_a_reason(make_tournament, td_user):
     tournament = make_tournament(players=5, name="Redone")
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="first")
     draws.redraw_level(level=level, actor=td_user, reason="Bo came late", seed="second")
-    data = json.loads(json.dumps(backup.export_tournament(tournament)))
+    data = json.loads(json.dumps(backups.export_tournament(tournament)))
     data["settings"]["name"] = "Redone (copy)"
     assert data["levels"][0]["draws"][1]["reason"] == "Bo came late"
     data["levels"][0]["draws"][1]["reason"] = ""
@@ -622,7 +622,7 @@ def test_a_redone_draw_without_a_reason(make_tournament, td_user):
         "levels[0].draws[1].reason must not be empty: a redone draw needs a reason.",
     )
     data["levels"][0]["draws"][1]["reason"] = "Bo came late"
-    assert backup.import_backup(as_bytes(data)).name == "Redone (copy)"
+    assert backups.import_backup(as_bytes(data)).name == "Redone (copy)"
 
 
 @pytest.mark.django_db
@@ -653,7 +653,7 @@ def test_a_seed_that_does_not_give_the_seating(in_play):
     data["levels"][0]["draws"][0]["seed"] = "not the seed it was drawn with"
     before = row_counts()
     with pytest.raises(InvalidEntry) as caught:
-        backup.import_backup(as_bytes(data))
+        backups.import_backup(as_bytes(data))
     assert re.fullmatch(
         r"levels\[0\]\.draws\[0\]\.tables\[[0-2]\] is not the seating that its draw's seed "
         r"gives: the file was altered or damaged\.",
@@ -672,9 +672,9 @@ def test_the_round_trip_still_succeeds_and_rebuilds_the_caches_of_closed_levels(
     """The file restores the same tournament; closed levels get their walk caches too."""
     exported, caches = simulated
     django_user_model.objects.create_user("director", password="td-pass-123")
-    restored = backup.import_backup(as_bytes(exported))
+    restored = backups.import_backup(as_bytes(exported))
 
-    again = json.loads(json.dumps(backup.export_tournament(restored)))
+    again = json.loads(json.dumps(backups.export_tournament(restored)))
     assert again["audit"][-1]["action"] == "tournament.import"
     original = copy.deepcopy(exported)
     for data in (again, original):
@@ -701,7 +701,7 @@ def test_a_winner_disqualified_at_a_later_level_is_accepted(make_tournament, td_
     for _ in range(3):
         penalties.give_penalty(tournament=tournament, player=player, kind="slow", actor=td_user)
 
-    data = json.loads(json.dumps(backup.export_tournament(tournament)))
+    data = json.loads(json.dumps(backups.export_tournament(tournament)))
     assert player.number in [t["winner"] for t in data["levels"][0]["draws"][0]["tables"]]
     data["settings"]["name"] = "Later (copy)"
     for level in data["levels"]:
@@ -710,7 +710,7 @@ def test_a_winner_disqualified_at_a_later_level_is_accepted(make_tournament, td_
                 for hand in table["hands"]:
                     for version in hand["versions"]:
                         version["idempotency_key"] = str(uuid.uuid4())
-    restored = backup.import_backup(as_bytes(data))
+    restored = backups.import_backup(as_bytes(data))
     assert restored.players.get(number=player.number).disqualified
 
 

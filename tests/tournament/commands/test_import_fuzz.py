@@ -19,8 +19,8 @@ from tests.tournament.commands.test_import_damaged import (  # noqa: F401 (fixtu
     simulated,
 )
 from tests.tournament.conftest import row_counts
-from tournament.services import backup
-from tournament.services.errors import InvalidEntry
+from tournament import backups
+from tournament.errors import InvalidEntry
 
 ROUNDS = 25
 VALUES = (
@@ -106,11 +106,11 @@ def test_random_damage_is_refused_cleanly_or_harmless(simulated):  # noqa: F811
         damage(data, path, rng)
         before = row_counts()
         try:
-            restored = backup.import_backup(as_bytes(data))
+            restored = backups.import_backup(as_bytes(data))
         except InvalidEntry:
             assert row_counts() == before, path
             continue
         again = fresh(
-            json.loads(json.dumps(backup.export_tournament(restored))), f"Again {round_number}"
+            json.loads(json.dumps(backups.export_tournament(restored))), f"Again {round_number}"
         )
-        backup.import_backup(as_bytes(again))
+        backups.import_backup(as_bytes(again))

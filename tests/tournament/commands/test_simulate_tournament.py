@@ -8,7 +8,7 @@ from django.core.management.base import CommandError
 
 from tests.tournament.conftest import walked
 from tournament.models import HandResult, HandVersion, Level, Penalty, Table, Tournament
-from tournament.selectors import standings
+from tournament.selectors.standings import standings
 
 pytestmark = pytest.mark.django_db
 

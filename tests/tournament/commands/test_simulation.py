@@ -5,7 +5,7 @@ from collections import Counter
 
 from scoring import score_hand
 from scoring.cards import parse_card
-from tournament import simulation
+from tournament.demo import simulation
 
 
 def cards_of(board):

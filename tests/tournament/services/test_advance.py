@@ -1,9 +1,10 @@
 import pytest
 
 from tests.tournament.conftest import play
+from tournament.errors import NotAllowed
 from tournament.models import AuditEntry, Level
-from tournament.selectors import standings
-from tournament.services import NotAllowed, draws
+from tournament.selectors.standings import standings
+from tournament.services import draws
 
 pytestmark = pytest.mark.django_db
 

@@ -7,11 +7,11 @@ import datetime
 import pytest
 from django.utils import timezone, translation
 
-from tournament.audit_sentences import sentence
+from tournament.audit.sentences import sentence
+from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import Announcement, AuditEntry, Tournament
-from tournament.selectors import public_tournament
+from tournament.selectors.public import public_tournament
 from tournament.services import announcements
-from tournament.services.errors import InvalidEntry, NotAllowed
 
 pytestmark = pytest.mark.django_db
 

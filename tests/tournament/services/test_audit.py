@@ -49,10 +49,10 @@ def test_every_change_leaves_an_audit_entry_with_who(make_tournament, td_user):
 def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     """Each action's params, worked out by hand; no sentence is stored (it is written in the
     reader's language when shown), and every action the log can put into words is made."""
-    from tournament.audit_sentences import ACTIONS
+    from tournament import backups
+    from tournament.audit.sentences import ACTIONS
     from tournament.services import (
         announcements,
-        backup,
         calls,
         draws,
         hands,
@@ -101,7 +101,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     announcements.announce(tournament=tournament, actor=td_user, text="Final at 14:00")
     announcements.withdraw_announcement(tournament=tournament, actor=td_user)
     draws.advance(tournament=tournament, actor=td_user)
-    data = backup.export_tournament(tournament)
+    data = backups.export_tournament(tournament)
     data["settings"]["name"] = "Copy"
     for level_data in data["levels"]:  # restored beside the original: new submission keys
         for draw in level_data["draws"]:
@@ -109,7 +109,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
                 for hand in table_data["hands"]:
                     for version in hand["versions"]:
                         version["idempotency_key"] = str(uuid.uuid4())
-    copy = backup.import_tournament(data, actor=td_user)
+    copy = backups.import_tournament(data, actor=td_user)
 
     entries = log_lines(tournament)
     assert {e.summary for e in entries} == {""}
@@ -172,7 +172,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
 
 
 def test_an_action_without_words_is_refused(make_tournament, td_user):
-    from tournament.services import audit
+    from tournament import audit
 
     tournament = make_tournament(1)
     with pytest.raises(ValueError, match="has no sentence"):

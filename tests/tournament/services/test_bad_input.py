@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.tournament.conftest import positions, row_counts
+from tournament.errors import ServiceError
 from tournament.models import (
     Hand,
     HandResult,
@@ -22,7 +23,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.services import ServiceError, draws, hands, penalties, registration
+from tournament.services import draws, hands, penalties, registration
 
 pytestmark = pytest.mark.django_db
 

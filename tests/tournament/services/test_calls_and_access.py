@@ -1,8 +1,9 @@
 import pytest
 
 from tests.tournament.conftest import single_table
+from tournament.errors import NotAllowed, ServiceError
 from tournament.models import AuditEntry, Table, TableCall
-from tournament.services import NotAllowed, ServiceError, calls, draws
+from tournament.services import calls, draws
 from tournament.services.revisor_access import regenerate_revisor_access
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,10 @@ from django.db import connection
 from django.utils import translation
 
 from tests.tournament.conftest import play, play_named, row_counts, single_table
+from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import Level, Table, TableCall, TieSettlement
-from tournament.selectors import revision_token
-from tournament.services import InvalidEntry, NotAllowed, calls, draws, hands
+from tournament.selectors.tokens import revision_token
+from tournament.services import calls, draws, hands
 
 pytestmark = pytest.mark.django_db
 

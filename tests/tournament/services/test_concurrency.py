@@ -7,8 +7,9 @@ import pytest
 from django.db import connection, connections
 
 from tests.tournament.conftest import positions
+from tournament.errors import HandConflict
 from tournament.models import Hand, HandVersion
-from tournament.services import HandConflict, draws, hands
+from tournament.services import draws, hands
 
 pytestmark = [
     pytest.mark.postgres,

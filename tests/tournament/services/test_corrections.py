@@ -5,8 +5,9 @@ import pytest
 
 from tests.tournament.conftest import play_named, positions, single_table, totals
 from tests.tournament.services.test_hands import BOARDS, record_cards
+from tournament.errors import HandConflict, InvalidEntry, NotAllowed
 from tournament.models import AuditEntry, Hand, HandResult, HandVersion
-from tournament.services import HandConflict, InvalidEntry, NotAllowed, draws, hands
+from tournament.services import draws, hands
 
 pytestmark = pytest.mark.django_db
 

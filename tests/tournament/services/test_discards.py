@@ -8,8 +8,9 @@ import pytest
 
 from tests.tournament.conftest import positions, row_counts, single_table
 from tests.tournament.services.test_hands import BOARDS, record_cards
+from tournament.errors import InvalidEntry
 from tournament.models import HandResult
-from tournament.services import InvalidEntry, hands
+from tournament.services import hands
 
 pytestmark = pytest.mark.django_db
 

@@ -4,9 +4,9 @@ from datetime import UTC, datetime
 import pytest
 
 from tests.tournament.conftest import play
+from tournament.errors import Conflict, DrawLocked, InvalidEntry, NotAllowed
 from tournament.models import AuditEntry, Draw, Seat, Table
-from tournament.services import Conflict, DrawLocked, NotAllowed, draws, hands, registration
-from tournament.services.errors import InvalidEntry
+from tournament.services import draws, hands, registration
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,10 @@ import pytest
 from django.db import connection
 
 from tests.tournament.services.test_concurrency import run_together
+from tournament.errors import Conflict, NotAllowed
 from tournament.models import Hand, Penalty, Seat, Table
-from tournament.services import Conflict, NotAllowed, draws, hands, penalties, revisor_access
-from tournament.services.locking import read_table_and_seats
+from tournament.services import draws, hands, penalties, revisor_access
+from tournament.tables.locking import read_table_and_seats
 
 pytestmark = [
     pytest.mark.postgres,

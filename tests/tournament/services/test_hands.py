@@ -12,8 +12,9 @@ from tests.tournament.conftest import (
     totals,
     walked,
 )
+from tournament.errors import HandConflict, InvalidEntry, TableOver
 from tournament.models import AuditEntry, Hand, HandResult, HandVersion
-from tournament.services import HandConflict, InvalidEntry, TableOver, hands
+from tournament.services import hands
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,9 @@ import uuid
 import pytest
 
 from tests.tournament.conftest import positions, row_counts, single_table
+from tournament.errors import KeyInUse
 from tournament.models import Hand, HandVersion
-from tournament.services import KeyInUse, hands
+from tournament.services import hands
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,9 @@ hand of its level). Once a hand is recorded, the field is closed."""
 import pytest
 
 from tests.tournament.conftest import play
+from tournament.errors import NotAllowed
 from tournament.models import AuditEntry, Draw, Player, Seat, Table
-from tournament.services import NotAllowed, draws, registration
+from tournament.services import draws, registration
 
 pytestmark = pytest.mark.django_db
 

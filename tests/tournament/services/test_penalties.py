@@ -1,9 +1,10 @@
 import pytest
 
 from tests.tournament.conftest import play, play_named, single_table, totals, walked
-from tournament.audit_sentences import sentence
+from tournament.audit.sentences import sentence
+from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import AuditEntry, Penalty, Player
-from tournament.services import InvalidEntry, NotAllowed, draws, penalties
+from tournament.services import draws, penalties
 
 pytestmark = pytest.mark.django_db
 
@@ -169,7 +170,7 @@ def test_unknown_kind_is_refused(make_tournament, td_user):
 def test_a_second_warning_between_tables_counts_but_deducts_nothing_and_says_so(
     make_tournament, td_user
 ):
-    """decisions.py: a warning at no table counts, costs no points, and the record says so."""
+    """rules/decisions.py: a warning at no table counts, costs no points, and the record says so."""
     tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"], min_hands=1)
     give(tournament, "Bo", "conduct", td_user)  # before the first draw: no table
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="x")

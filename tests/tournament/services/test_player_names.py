@@ -4,9 +4,9 @@ and a pasted list whose names already registered are skipped."""
 import pytest
 
 from tests.tournament.conftest import play, row_counts
+from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import AuditEntry, Player
 from tournament.services import draws, registration
-from tournament.services.errors import InvalidEntry, NotAllowed
 
 pytestmark = pytest.mark.django_db
 
@@ -316,7 +316,7 @@ def test_confirmed_case_and_accent_variants_go_through_the_backup(make_tournamen
     """What the services make, the import takes back, the TD's confirmations with it."""
     import json
 
-    from tournament.services import backup
+    from tournament import backups
 
     tournament = make_tournament(players=["Åsa Öberg", "Bo"], name="Names")
     registration.register_player(
@@ -324,14 +324,14 @@ def test_confirmed_case_and_accent_variants_go_through_the_backup(make_tournamen
     )
     bo = tournament.players.get(name="Bo")
     registration.rename_player(player=bo, actor=td_user, name="ÅSA ÖBERG", lookalike_confirmed=True)
-    data = json.loads(json.dumps(backup.export_tournament(tournament)))
+    data = json.loads(json.dumps(backups.export_tournament(tournament)))
     assert [(p["name"], p["alike_confirmed"]) for p in data["players"]] == [
         ("Åsa Öberg", False),
         ("ÅSA ÖBERG", True),
         ("asa oberg", True),
     ]
     data["settings"]["name"] = "Names (copy)"
-    restored = backup.import_backup(json.dumps(data).encode())
+    restored = backups.import_backup(json.dumps(data).encode())
     assert list(
         restored.players.order_by("number").values_list("number", "name", "alike_confirmed")
     ) == [(1, "Åsa Öberg", False), (2, "ÅSA ÖBERG", True), (3, "asa oberg", True)]

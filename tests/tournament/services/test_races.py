@@ -13,17 +13,9 @@ from django.db import OperationalError, connection, connections, transaction
 
 from tests.tournament.conftest import positions, walked
 from tests.tournament.services.test_concurrency import run_together
+from tournament.errors import DrawLocked, HandConflict, NotAllowed, ServiceError
 from tournament.models import Hand, Level, Penalty, Player, Seat, Table
-from tournament.services import (
-    DrawLocked,
-    HandConflict,
-    NotAllowed,
-    ServiceError,
-    draws,
-    hands,
-    penalties,
-    registration,
-)
+from tournament.services import draws, hands, penalties, registration
 from tournament.services.hands import Recorded
 
 pytestmark = [

@@ -4,9 +4,10 @@ tournament releases each draw at once (the default, as before)."""
 import pytest
 
 from tests.tournament.conftest import play
-from tournament.audit_sentences import sentence
+from tournament.audit.sentences import sentence
+from tournament.errors import NotAllowed
 from tournament.models import AuditEntry, Draw, Table, Tournament
-from tournament.services import NotAllowed, draws
+from tournament.services import draws
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +82,7 @@ def test_the_next_level_of_a_held_tournament_is_held(make_tournament, td_user):
 def test_a_backup_keeps_a_held_draw_held_and_the_setting(make_tournament, td_user):
     import json
 
-    from tournament.services.backup import export_tournament, import_tournament
+    from tournament.backups import export_tournament, import_tournament
 
     tournament = held(make_tournament)
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="one")

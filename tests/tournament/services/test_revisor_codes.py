@@ -4,8 +4,8 @@ import pytest
 from django.utils.translation import override
 
 from tests.tournament.conftest import single_table
+from tournament.errors import InvalidEntry
 from tournament.models import RevisorCodeAttempt
-from tournament.services import InvalidEntry
 from tournament.services.revisor_access import table_for_code
 
 pytestmark = pytest.mark.django_db

@@ -3,9 +3,10 @@
 import pytest
 
 from tests.tournament.conftest import play
-from tournament.audit_sentences import sentence
+from tournament.audit.sentences import sentence
+from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import AuditEntry, RevisorCodeAttempt, RevisorStation
-from tournament.services import InvalidEntry, NotAllowed, draws
+from tournament.services import draws
 from tournament.services.revisor_access import (
     WRONG_CODES_PER_DEVICE,
     WrongCodesPaused,

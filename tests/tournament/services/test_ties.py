@@ -5,9 +5,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournament.conftest import play_named, single_table, totals
+from tournament.errors import Conflict, InvalidEntry, NotAllowed
 from tournament.models import AuditEntry, Player, TieSettlement
-from tournament.services import Conflict, InvalidEntry, NotAllowed, hands
-from tournament.state import cached_state, load_table
+from tournament.services import hands
+from tournament.tables.state import cached_state, load_table
 
 pytestmark = pytest.mark.django_db
 

@@ -4,9 +4,10 @@ import pytest
 from django.utils import translation
 
 from tests.tournament.conftest import single_table
-from tournament.audit_sentences import sentence
+from tournament.audit.sentences import sentence
+from tournament.errors import InvalidEntry
 from tournament.models import AuditEntry, Player, TableCall
-from tournament.services import InvalidEntry, calls, penalties
+from tournament.services import calls, penalties
 
 pytestmark = pytest.mark.django_db
 

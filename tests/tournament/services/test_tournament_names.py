@@ -9,10 +9,11 @@ from django.db import connection
 
 from tests.tournament.conftest import row_counts
 from tests.tournament.services.test_concurrency import run_together
+from tournament import backups
+from tournament.errors import InvalidEntry
 from tournament.models import AuditEntry, Tournament
-from tournament.names import strip_invisible
-from tournament.services import backup, draws, registration
-from tournament.services.errors import InvalidEntry
+from tournament.rules.names import strip_invisible
+from tournament.services import draws, registration
 
 pytestmark = pytest.mark.django_db
 
@@ -105,11 +106,11 @@ def test_a_backup_is_not_imported_beside_a_tournament_of_that_name_in_other_case
     td_user, make_tournament
 ):
     tournament = make_tournament(players=3, name="Åre Öppna")
-    data = backup.export_tournament(tournament)
+    data = backups.export_tournament(tournament)
     registration.rename_tournament(tournament=tournament, actor=td_user, name="Åre Öppna 2025")
     registration.create_tournament(actor=td_user, name="are oppna")
     refused(
-        lambda: backup.import_tournament(data, actor=td_user),
+        lambda: backups.import_tournament(data, actor=td_user),
         "A tournament named “are oppna” already exists: the backup is not imported.",
     )
 

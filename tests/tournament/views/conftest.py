@@ -8,10 +8,10 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournament.conftest import positions, single_table
-from tournament import selectors
+from tournament.live import kept, regions, responses, tokens
 from tournament.models import Player, Table
+from tournament.selectors.tokens import revision_token
 from tournament.services import draws
-from tournament.views.public import common
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def two_tables(make_tournament, td_user):
 
 def live_pages(tournament, table):
     """Every live public page of the tournament, with the token its region polls with."""
-    token = selectors.revision_token(tournament.pk)
+    token = revision_token(tournament.pk)
     anna = Player.objects.get(tournament=tournament, name="Anna")
     return [
         (reverse("public:tournament", args=[tournament.pk]), token),
@@ -65,7 +65,7 @@ def live_pages(tournament, table):
         (reverse("public:standings_projector", args=[tournament.pk]), token),
         (
             reverse("public:table", args=[tournament.pk, table.pk]),
-            selectors.revision_token(tournament.pk, table.pk),
+            revision_token(tournament.pk, table.pk),
         ),
     ]
 
@@ -92,7 +92,8 @@ class Clock:
 def clock(monkeypatch, settings):
     settings.PUBLIC_RENDER_SECONDS = 5
     fake = Clock()
-    monkeypatch.setattr(common, "time", fake)
+    for module in (kept, regions, responses, tokens):  # each reads the time it keeps by
+        monkeypatch.setattr(module, "time", fake)
     return fake
 
 

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
+from tournament.forms.fields import OnceForm
+from tournament.forms.td import AdvanceForm
 from tournament.models import Announcement, Penalty, Player, TableCall
-from tournament.views.once import OnceForm
-from tournament.views.td.draws import AdvanceForm
 
 pytestmark = pytest.mark.django_db
 

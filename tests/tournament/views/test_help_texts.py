@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tournament import forms
-from tournament.decisions import DECISIONS
+from tournament.rules.decisions import DECISIONS
 from tournament.views.td.tournaments import VARIANT_HELP
 
 pytestmark = pytest.mark.django_db

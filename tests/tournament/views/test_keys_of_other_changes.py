@@ -14,8 +14,8 @@ from tests.tournament.conftest import play_named, single_table
 from tests.tournament.views.test_revisor_card import HAND, points_post
 from tests.tournament.views.test_td_exports import import_post
 from tests.tournament.views.test_td_tables_penalties import confirm, player, review
+from tournament.backups import export_tournament
 from tournament.models import Announcement, FormSubmission, Hand, Penalty, TableCall, Tournament
-from tournament.services.backup import export_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -3,9 +3,11 @@ import uuid
 import pytest
 from django.test import RequestFactory
 
+from tournament.errors import InvalidEntry, KeyInUse
+from tournament.forms.fields import OnceForm
 from tournament.models import FormSubmission, Tournament
-from tournament.services import InvalidEntry, KeyInUse, registration
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.services import registration
+from tournament.views.once import ALREADY_DONE, submit_once
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.tournament.conftest import play_named, single_table
+from tournament.errors import NotAllowed, TableOver
 from tournament.models import Table
-from tournament.services import NotAllowed, TableOver, calls, draws, hands
+from tournament.services import calls, draws, hands
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import single_table
-from tournament.qr import BORDER, qr_code
+from tournament.web.qr import BORDER, qr_code
 
 pytestmark = pytest.mark.django_db
 

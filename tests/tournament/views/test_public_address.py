@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from config.env import public_url
 from tests.tournament.conftest import single_table
-from tournament.public_address import public_link, unreachable_host
+from tournament.web.public_address import public_link, unreachable_host
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from tests.tournament.views.test_public_queries import EXPECTED, HTMX, as_a_fresh_process
 from tests.tournament.views.test_public_queries import urls as public_urls
-from tournament import selectors
 from tournament.models import Announcement, Table
+from tournament.selectors.tokens import revision_token
 from tournament.services import announcements, draws
 
 pytestmark = pytest.mark.django_db
@@ -60,12 +60,12 @@ def test_every_page_shows_it_after_it_is_made_and_not_after_it_is_withdrawn(
 
 def test_a_poll_brings_it_and_then_takes_it_away(client, tournament, td_user):
     url = reverse("public:standings", args=[tournament.pk])
-    rev = selectors.revision_token(tournament.pk)
+    rev = revision_token(tournament.pk)
     assert client.get(url, {"rev": rev}, headers=HTMX).status_code == 204
     announcements.announce(tournament=tournament, actor=td_user, text=TEXT)
     polled = client.get(url, {"rev": rev}, headers=HTMX)
     assert polled.status_code == 200 and TEXT in polled.content.decode()
-    new_rev = selectors.revision_token(tournament.pk)
+    new_rev = revision_token(tournament.pk)
     assert new_rev != rev
     assert f'data-poll-rev="{new_rev}"' in polled.content.decode()
     announcements.withdraw_announcement(tournament=tournament, actor=td_user)

@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournament.conftest import play
-from tournament import selectors
 from tournament.models import Player, Table
+from tournament.selectors.standings import standings
 from tournament.services import draws, penalties
 
 pytestmark = pytest.mark.django_db
@@ -146,7 +146,7 @@ def test_the_search_and_the_standings_keep_the_winners_still_in(
         assert words["found"].format(table=table) in text(found)
     # The standings: the 4 winners still in, first (tied: 6 points at place 1 of level 1),
     # then the 8 others, out at level 1 (place 2, -3 each).
-    rows = selectors.standings(tournament)
+    rows = standings(tournament)
     assert [(row.player.name, row.status, row.rank) for row in rows[:4]] == [
         (player.name, "in", 1) for player, _table in sorted(winners, key=lambda w: w[0].number)
     ]
@@ -213,5 +213,5 @@ def test_a_winner_disqualified_during_the_hold_is_disqualified_everywhere(
     page = text(get(client, reverse("public:player", args=[tournament.pk, player.pk]), "en"))
     assert "Disqualified." in page and "level 2, before the first hand" in page
     assert not re.search(r"level 2, table", page)
-    standing = {row.player.pk: row for row in selectors.standings(tournament)}[player.pk]
+    standing = {row.player.pk: row for row in standings(tournament)}[player.pk]
     assert (standing.status, standing.rank) == ("disqualified", None)

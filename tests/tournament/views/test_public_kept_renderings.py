@@ -11,10 +11,12 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play_named
 from tests.tournament.views.conftest import page_and_calls
-from tournament import selectors
+from tournament.live import kept, regions
 from tournament.models import Seat
+from tournament.selectors.public import player_record
+from tournament.selectors.score_card import score_card
+from tournament.selectors.tokens import revision_token
 from tournament.services import registration
-from tournament.views.public import common
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -23,12 +25,12 @@ POLL_REV = re.compile(r'data-poll-rev="([^"]*)"')
 
 def page_and_renderings(client, url):
     """The player's page, and how many times a region's template was rendered for it."""
-    return page_and_calls(client, url, common, "render_to_string")
+    return page_and_calls(client, url, regions, "render_to_string")
 
 
 def fresh_page(client, url):
     """The page as a process that keeps nothing renders it."""
-    common.forget_kept()
+    kept.forget_kept()
     page, renderings = page_and_renderings(client, url)
     assert renderings == 1
     return page
@@ -57,7 +59,7 @@ def test_a_hand_at_another_table_writes_the_new_token_into_the_kept_rendering(cl
     play_named(other, {first: 4, second: -2, third: -2})
     page, renderings = page_and_renderings(client, url)
     assert renderings == 0
-    token = selectors.revision_token(tournament.pk)
+    token = revision_token(tournament.pk)
     assert POLL_REV.findall(page) == [token]
     assert "<live-token>" not in page
     assert page == fresh_page(client, url)
@@ -85,7 +87,7 @@ def test_a_move_in_the_standings_alone_renders_it_again(client, anna):
     assert "place 6 in the standings" in page
 
     play_named(other, {first: 3, second: -1, third: -2})  # the other table ends
-    with mock.patch.object(selectors, "player_record", wraps=selectors.player_record) as reads:
+    with mock.patch.object(kept, "player_record", wraps=player_record) as reads:
         page, renderings = page_and_renderings(client, url)
     assert (reads.call_count, renderings) == (0, 1)
     assert "Out at level 1: place 5 in the standings." in page
@@ -102,7 +104,7 @@ def test_a_name_that_reads_like_the_mark_is_shown_as_typed(client, anna, td_user
     page, renderings = page_and_renderings(client, url)
     assert renderings == 0
     assert "<h1>&lt;live-token&gt; " in page
-    assert POLL_REV.findall(page) == [selectors.revision_token(tournament.pk)]
+    assert POLL_REV.findall(page) == [revision_token(tournament.pk)]
 
 
 def test_a_search_is_rendered_again_only_when_someone_found_has_moved(client, anna):
@@ -117,7 +119,7 @@ def test_a_search_is_rendered_again_only_when_someone_found_has_moved(client, an
     play_named(other, {first: 4, second: -2, third: -2})
     page, renderings = page_and_renderings(client, search)
     assert renderings == 0
-    assert POLL_REV.findall(page) == [selectors.revision_token(tournament.pk)]
+    assert POLL_REV.findall(page) == [revision_token(tournament.pk)]
     assert page == fresh_page(client, search)
 
     me, *others = ["Anna", *(name for name in names_at(mine) if name != "Anna")]
@@ -136,7 +138,7 @@ def test_a_tables_card_is_read_once_per_token_for_every_language(client, anna):
     card = reverse("public:table", args=[tournament.pk, mine.pk])
 
     def page_and_reads(language):
-        with mock.patch.object(selectors, "score_card", wraps=selectors.score_card) as reads:
+        with mock.patch.object(kept, "score_card", wraps=score_card) as reads:
             response = client.get(card, headers={"Accept-Language": language})
         assert response.status_code == 200
         return response.content.decode(), reads.call_count
@@ -155,5 +157,5 @@ def test_a_tables_card_is_read_once_per_token_for_every_language(client, anna):
 
 
 def fresh_page_in(client, url, language):
-    common.forget_kept()
+    kept.forget_kept()
     return client.get(url, headers={"Accept-Language": language}).content.decode()

@@ -8,17 +8,17 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.views.test_td_dashboard_pace import at, room, tables_of  # noqa: F401
+from tournament.live import kept
 from tournament.models import Hand
-from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    common.forget_kept()  # pages are kept per token: each test sees its own rendering
+    kept.forget_kept()  # pages are kept per token: each test sees its own rendering
     yield
-    common.forget_kept()
+    kept.forget_kept()
 
 
 def get(client, url, clock="12:40", language=None):
@@ -55,9 +55,9 @@ def test_no_level_end_while_a_table_has_too_few_hands(client, room):  # noqa: F8
 
 def test_a_tables_page_shows_its_own_end(client, room):  # noqa: F811
     assert "This table ends about 13:06–13:20" in get(client, table_page(room, 1))
-    common.forget_kept()  # the hands' times were moved behind the services' back
+    kept.forget_kept()  # the hands' times were moved behind the services' back
     assert "This table ends about 13:48–14:04" in get(client, table_page(room, 3))
-    common.forget_kept()  # the hands' times were moved behind the services' back
+    kept.forget_kept()  # the hands' times were moved behind the services' back
     swedish = get(client, table_page(room, 1), language="sv")
     assert "Bordet slutar omkring 13:06–13:20" in swedish
 
@@ -67,10 +67,10 @@ def test_no_table_end_before_enough_hands(client, room):  # noqa: F811
     assert "ends about" not in get(client, table_page(room, 2))
     # Before the pause was set, the same table had one: 12:38 + 16 x 2 min = 13:10.
     Hand.objects.filter(table=tables_of(room)[2], number=1).update(created_at=at("12:32"))
-    common.forget_kept()  # the hands' times were moved behind the services' back
+    kept.forget_kept()  # the hands' times were moved behind the services' back
     # Both ends the same minute: one time, not "13:10–13:10".
     page = get(client, table_page(room, 2))
     assert "This table ends about 13:10<" in page and "13:10–13:10" not in page
-    common.forget_kept()  # the hands' times were moved behind the services' back
+    kept.forget_kept()  # the hands' times were moved behind the services' back
     page = get(client, table_page(room, 2), language="sv")
     assert "Bordet slutar omkring 13:10<" in page and "13:10–13:10" not in page

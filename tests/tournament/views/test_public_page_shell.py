@@ -10,16 +10,16 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play
 from tests.tournament.views.conftest import live_pages, page_and_calls
+from tournament.live import responses
 from tournament.models import Player
 from tournament.services import draws, registration
-from tournament.views.public import common
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 def shells_rendered(client, url):
     """The page at `url`, and how many times its shell was rendered to answer it."""
-    return page_and_calls(client, url, common, "render_page")
+    return page_and_calls(client, url, responses, "render_page")
 
 
 def test_a_hand_changes_the_region_inside_the_kept_shell(client, two_tables):
@@ -90,7 +90,7 @@ def test_a_page_without_a_shell_is_still_kept_for_everyone_without_a_csrf_token(
     whole, and is still a shared page: no CSRF token in what every visitor gets."""
     tournament, first, _ = two_tables
     url = reverse("public:table", args=[tournament.pk, first.pk])
-    with mock.patch.object(common, "page_shell", return_value=None):
+    with mock.patch.object(responses, "page_shell", return_value=None):
         page, rendered = shells_rendered(client, url)
     assert rendered == 1
     assert "csrfmiddlewaretoken" not in page and page.count('<section id="live"') == 1

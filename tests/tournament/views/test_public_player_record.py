@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play
 from tests.tournament.views.conftest import page_and_calls
-from tournament import selectors
+from tournament.live import kept
 from tournament.models import Player, Seat
 from tournament.services import draws, penalties, registration
 
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 def page_and_reads(client, url):
     """The player's page, and how many times his record was read from the database."""
-    return page_and_calls(client, url, selectors, "player_record")
+    return page_and_calls(client, url, kept, "player_record")
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""tournament.middleware.LivePollMiddleware: a public page's poll that needs nothing rendered
+"""tournament.live.middleware.LivePollMiddleware: a public page's poll that needs nothing rendered
 (204, or the region kept for every phone) is answered before the session, the user and the
 rest of the middleware, with the security headers all the same, gzipped for a phone that
 takes it; anything else goes the whole way down, reading the token once."""
@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play
 from tests.tournament.views.conftest import live_pages, with_rev
-from tournament import selectors
+from tournament.selectors.tokens import revision_token
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
@@ -55,7 +55,7 @@ def test_a_poll_of_a_kept_region_gets_it_there_gzipped(
 ):
     tournament, first, _ = two_tables
     url = reverse("public:tournament", args=[tournament.pk])
-    start = selectors.revision_token(tournament.pk)
+    start = revision_token(tournament.pk)
     rendered = client.get(with_rev(url, "x"), headers=HTMX)  # renders and keeps the region
     assert went_down(rendered)
     assert rev_of(rendered.content.decode()) == start
@@ -89,7 +89,7 @@ def test_a_poll_of_a_kept_region_gets_it_there_gzipped(
     assert response.status_code == 200 and went_down(response)
     body = gzip.decompress(response.content).decode()
     assert '<span class="total">5</span>' in body
-    assert rev_of(body) == selectors.revision_token(tournament.pk)
+    assert rev_of(body) == revision_token(tournament.pk)
 
 
 def test_a_poll_whose_region_is_rendered_reads_the_token_once(
@@ -111,7 +111,7 @@ def test_a_poll_whose_region_is_rendered_reads_the_token_once(
 def test_a_poll_without_its_language_is_answered_by_the_view(client, two_tables):
     tournament, first, _ = two_tables
     url = reverse("public:table", args=[tournament.pk, first.pk])
-    token = selectors.revision_token(tournament.pk, first.pk)
+    token = revision_token(tournament.pk, first.pk)
     for lang in (None, "xx"):
         response = client.get(with_rev(url, token, lang), headers=HTMX)
         assert response.status_code == 204
@@ -133,7 +133,7 @@ def test_an_unknown_tournament_or_table_goes_down_to_the_404_page(client, two_ta
 def test_a_host_not_allowed_is_refused(client, two_tables):
     tournament, *_ = two_tables
     url = reverse("public:standings", args=[tournament.pk])
-    token = selectors.revision_token(tournament.pk)
+    token = revision_token(tournament.pk)
     response = client.get(with_rev(url, token), headers={**HTMX, "Host": "evil.example"})
     assert response.status_code == 400
 
@@ -146,7 +146,7 @@ def test_polls_of_other_pages_are_left_to_them(client, two_tables):
     assert response["Location"].startswith(reverse("login"))
     # Not a GET, or not htmx: the view's way.
     url = reverse("public:standings", args=[tournament.pk])
-    token = selectors.revision_token(tournament.pk)
+    token = revision_token(tournament.pk)
     assert went_down(client.head(with_rev(url, token), headers=HTMX))
     response = client.get(with_rev(url, token))
     assert response.status_code == 200 and "<html" in response.content.decode()

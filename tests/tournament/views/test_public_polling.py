@@ -15,8 +15,9 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play, single_table
 from tests.tournament.views.conftest import live_pages, with_rev
-from tournament import selectors
 from tournament.models import Player, Table
+from tournament.selectors.public import public_tournament
+from tournament.selectors.tokens import revision_token
 from tournament.services import draws, hands, penalties
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
@@ -28,15 +29,15 @@ def test_the_token_read_with_the_tournament_is_the_revision_token(two_tables, td
     tournament, first, second = two_tables
     play(first, 2, -1, -1)
     play(second, 3, -3, 0)
-    loaded = selectors.public_tournament(tournament.pk)
-    assert loaded.token == selectors.revision_token(tournament.pk)
-    assert selectors.public_tournament(tournament.pk + 1000) is None
+    loaded = public_tournament(tournament.pk)
+    assert loaded.token == revision_token(tournament.pk)
+    assert public_tournament(tournament.pk + 1000) is None
     # Beyond a bigint: no such row, and never the database's range error.
-    assert selectors.public_tournament(2**63) is None
-    assert selectors.revision_token(tournament.pk, first.pk) == (
+    assert public_tournament(2**63) is None
+    assert revision_token(tournament.pk, first.pk) == (
         f"{loaded.revision}.{Table.objects.get(pk=first.pk).revision}"
     )
-    assert selectors.revision_token(tournament.pk + 1000, first.pk) is None
+    assert revision_token(tournament.pk + 1000, first.pk) is None
 
 
 def test_an_unchanged_poll_is_204_after_one_query(
@@ -66,10 +67,10 @@ def test_an_unchanged_poll_reads_no_session_or_user_even_when_logged_in(
 
 
 def token_queries(tournament, table):
-    """The SQL `selectors.revision_token` runs for the tournament's token and the table's."""
+    """The SQL `revision_token` runs for the tournament's token and the table's."""
     with CaptureQueriesContext(connection) as context:
-        selectors.revision_token(tournament.pk)
-        selectors.revision_token(tournament.pk, table.pk)
+        revision_token(tournament.pk)
+        revision_token(tournament.pk, table.pk)
     return {query["sql"] for query in context.captured_queries}
 
 
@@ -128,9 +129,9 @@ def test_a_search_is_kept_per_text_searched(client, two_tables, django_assert_nu
 
 def test_a_changed_poll_gets_the_fresh_region_with_its_new_revision(client, two_tables):
     tournament, first, _ = two_tables
-    old = selectors.revision_token(tournament.pk)
+    old = revision_token(tournament.pk)
     play(first, 5, -2, -3)
-    new = selectors.revision_token(tournament.pk)
+    new = revision_token(tournament.pk)
     assert new != old
     url = reverse("public:tournament", args=[tournament.pk])
     response = client.get(with_rev(url, old), headers=HTMX)
@@ -149,7 +150,7 @@ def test_the_region_is_rendered_once_per_revision_and_shared(
     client, two_tables, django_assert_num_queries
 ):
     tournament, first, _ = two_tables
-    old = selectors.revision_token(tournament.pk)
+    old = revision_token(tournament.pk)
     play(first, 5, -2, -3)
     url = with_rev(reverse("public:tournament", args=[tournament.pk]), old)
     first_answer = client.get(url, headers=HTMX)
@@ -162,7 +163,7 @@ def test_the_region_is_rendered_once_per_revision_and_shared(
 def test_a_hand_at_another_table_leaves_a_score_card_alone(client, two_tables):
     tournament, first, second = two_tables
     url = reverse("public:table", args=[tournament.pk, first.pk])
-    token = selectors.revision_token(tournament.pk, first.pk)
+    token = revision_token(tournament.pk, first.pk)
     play(second, 2, -1, -1)
     assert client.get(with_rev(url, token), headers=HTMX).status_code == 204
     play(first, 2, -1, -1)
@@ -170,7 +171,7 @@ def test_a_hand_at_another_table_leaves_a_score_card_alone(client, two_tables):
     assert response.status_code == 200
     assert "Hand 2 of 3" in response.content.decode()
     # A penalty moves the tournament's own revision: the card is fetched again.
-    token = selectors.revision_token(tournament.pk, first.pk)
+    token = revision_token(tournament.pk, first.pk)
     anna = Player.objects.get(tournament=tournament, name="Anna")
     penalties.give_penalty(tournament=tournament, player=anna, kind="slow", actor=None)
     assert client.get(with_rev(url, token), headers=HTMX).status_code == 200
@@ -187,7 +188,7 @@ def test_a_poll_of_an_unknown_tournament_or_table_is_404(client, two_tables):
 def test_a_plain_visit_with_rev_gets_the_whole_page(client, two_tables):
     tournament, first, _ = two_tables
     url = reverse("public:tournament", args=[tournament.pk])
-    response = client.get(with_rev(url, selectors.revision_token(tournament.pk)))
+    response = client.get(with_rev(url, revision_token(tournament.pk)))
     assert response.status_code == 200
     assert "<html" in response.content.decode()
 

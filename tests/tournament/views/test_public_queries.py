@@ -6,11 +6,11 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from tournament import selectors
-from tournament.autoplay import simulate
+from tournament.demo.autoplay import simulate
+from tournament.live import kept, regions
 from tournament.models import Penalty, Player, Table
+from tournament.selectors.tokens import revision_token
 from tournament.services import draws, hands, penalties, registration
-from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
 
@@ -19,12 +19,12 @@ HTMX = {"HX-Request": "true"}
 # Queries per page, worked out from the selectors: the token (1), the tournament (1), then
 #   tournament, tables projector: the levels (1), the seats with tables and players (1)
 #   tables projector: the hand times of the tables playing, for the level's end (1)
-#   standings, standings projector: selectors.standings (3)
-#   player: selectors.standings (3), the player (1), his seats (1), his penalties (1);
+#   standings, standings projector: standings (3)
+#   player: standings (3), the player (1), his seats (1), his penalties (1);
 #     his record kept in the process, his table's token (1) instead of the last three
-#   table: the table (1), selectors.score_card (5: its seats, hands' versions, their results,
+#   table: the table (1), score_card (5: its seats, hands' versions, their results,
 #     the players' penalties, the open call; the tie settlement only while its lead is tied)
-#   find: selectors.standings (3), the seats of the players found (1)
+#   find: standings (3), the seats of the players found (1)
 # The poster reads the tournament alone.
 EXPECTED = {
     "tournament": 4,
@@ -59,7 +59,7 @@ def urls(tournament):
 def as_a_fresh_process():
     """Nothing kept: no region in the cache, no standings or player's record in this
     process."""
-    common.forget_kept()
+    kept.forget_kept()
 
 
 def assert_counts(client, tournament, django_assert_num_queries):
@@ -78,7 +78,7 @@ def assert_counts(client, tournament, django_assert_num_queries):
             with django_assert_num_queries(1):
                 response = client.get(url + ("&" if "?" in url else "?") + "rev=x", headers=HTMX)
             assert response.status_code == 200, url
-    url = urls(tournament)["tournament"] + f"?rev={selectors.revision_token(tournament.pk)}"
+    url = urls(tournament)["tournament"] + f"?rev={revision_token(tournament.pk)}"
     with django_assert_num_queries(1):
         response = client.get(url, headers=HTMX)
     assert response.status_code == 204
@@ -133,7 +133,7 @@ def test_a_loader_loads_once_and_keeps_no_failure():
             raise Player.DoesNotExist
         return value * 2
 
-    once = common.loader(load, 21)
+    once = regions.loader(load, 21)
     with pytest.raises(Player.DoesNotExist):
         once()
     assert once() == 42

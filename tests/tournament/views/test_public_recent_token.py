@@ -10,10 +10,11 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play
 from tests.tournament.views.conftest import page_and_calls
-from tournament import selectors
+from tournament.live import kept, tokens
 from tournament.models import Seat, Table
+from tournament.selectors.public import player_record
+from tournament.selectors.tokens import revision_token, room_tokens
 from tournament.services import announcements, draws
-from tournament.views.public import common
 
 pytestmark = pytest.mark.django_db
 
@@ -23,9 +24,9 @@ HTMX = {"HX-Request": "true"}
 @pytest.fixture
 def memo(settings, clock):
     settings.PUBLIC_TOKEN_SECONDS = 1
-    common.forget_kept()
+    kept.forget_kept()
     yield clock
-    common.forget_kept()
+    kept.forget_kept()
 
 
 def poll(client, url, rev):
@@ -44,7 +45,7 @@ def test_one_read_a_second_for_every_page_of_the_tournament(
     client, two_tables, memo, django_assert_num_queries
 ):
     tournament, first, _ = two_tables
-    token = selectors.revision_token(tournament.pk)
+    token = revision_token(tournament.pk)
     pages = [
         reverse("public:tournament", args=[tournament.pk]),
         reverse("public:standings", args=[tournament.pk]),
@@ -63,7 +64,7 @@ def test_one_read_a_second_for_every_page_of_the_tournament(
 def test_a_hand_reaches_the_phone_at_its_first_poll_after_the_second(client, two_tables, memo):
     tournament, first, _ = two_tables
     url = reverse("public:table", args=[tournament.pk, first.pk])
-    before = selectors.revision_token(tournament.pk, first.pk)
+    before = revision_token(tournament.pk, first.pk)
     assert poll(client, url, before).status_code == 204  # read at 0 s
     play(first, 5, -2, -3)
     memo.now += 0.9
@@ -71,7 +72,7 @@ def test_a_hand_reaches_the_phone_at_its_first_poll_after_the_second(client, two
     memo.now += 0.1
     fresh = poll(client, url, before)
     assert fresh.status_code == 200
-    assert rev_of(fresh) == selectors.revision_token(tournament.pk, first.pk) != before
+    assert rev_of(fresh) == revision_token(tournament.pk, first.pk) != before
     assert "+5" in fresh.content.decode()
 
 
@@ -86,7 +87,7 @@ def test_the_tables_tokens_are_read_together_each_its_own(
     tournament_page = reverse("public:tournament", args=[tournament.pk])
     assert poll(client, tournament_page, "x").status_code == 200
     urls = [reverse("public:table", args=[tournament.pk, t.pk]) for t in (first, second)]
-    tokens = [selectors.revision_token(tournament.pk, t.pk) for t in (first, second)]
+    tokens = [revision_token(tournament.pk, t.pk) for t in (first, second)]
     for url, token in zip(urls, tokens, strict=True):
         with django_assert_num_queries(0):  # read with the tournament's, for its page
             assert poll(client, url, token).status_code == 204
@@ -98,7 +99,7 @@ def test_the_tables_tokens_are_read_together_each_its_own(
         assert poll(client, urls[1], tokens[1]).status_code == 204
     fresh = poll(client, urls[0], tokens[0])
     assert fresh.status_code == 200
-    assert rev_of(fresh) == selectors.revision_token(tournament.pk, first.pk) != tokens[0]
+    assert rev_of(fresh) == revision_token(tournament.pk, first.pk) != tokens[0]
 
 
 def test_a_table_the_tokens_lack_is_read_alone(client, two_tables, memo, make_tournament):
@@ -114,7 +115,7 @@ def test_a_table_the_tokens_lack_is_read_alone(client, two_tables, memo, make_to
     )
     missing = reverse("public:table", args=[tournament.pk, elsewhere.pk])
     assert poll(client, missing, "x").status_code == 404
-    assert (selectors.revision_token, (tournament.pk, elsewhere.pk)) not in common._recent_tokens
+    assert (revision_token, (tournament.pk, elsewhere.pk)) not in tokens._recent_tokens
 
 
 def test_never_longer_than_the_render_bound_and_an_unknown_page_is_not_kept(
@@ -122,7 +123,7 @@ def test_never_longer_than_the_render_bound_and_an_unknown_page_is_not_kept(
 ):
     tournament, *_ = two_tables
     url = reverse("public:tournament", args=[tournament.pk])
-    token = selectors.revision_token(tournament.pk)
+    token = revision_token(tournament.pk)
     settings.PUBLIC_RENDER_SECONDS = 0  # every change at once: the token too
     for _ in range(2):
         with django_assert_num_queries(1):
@@ -132,12 +133,12 @@ def test_never_longer_than_the_render_bound_and_an_unknown_page_is_not_kept(
     for _ in range(2):
         response = poll(client, missing, token)
         assert response.status_code == 404
-    assert (selectors.room_tokens, (tournament.pk + 1000,)) not in common._recent_tokens
+    assert (room_tokens, (tournament.pk + 1000,)) not in tokens._recent_tokens
 
 
 def tournament_reads(client, url):
     """The page at `url`, and how many times it read the tournament."""
-    return page_and_calls(client, url, selectors, "public_tournament")
+    return page_and_calls(client, url, kept, "public_tournament")
 
 
 def test_the_tournament_is_read_once_a_second_for_the_token_its_pages_show(
@@ -158,7 +159,7 @@ def test_the_tournament_is_read_once_a_second_for_the_token_its_pages_show(
     play(first, 5, -2, -3)  # the token moves: after the render bound, the page renders
     memo.now += 5  # again and reads the tournament for its new token
     page, reads = tournament_reads(client, pages[0])
-    assert reads == 1 and rev_of_page(page) == selectors.revision_token(tournament.pk)
+    assert reads == 1 and rev_of_page(page) == revision_token(tournament.pk)
 
 
 def test_a_page_never_shows_a_token_newer_than_the_tournament_it_holds(
@@ -175,10 +176,10 @@ def test_a_page_never_shows_a_token_newer_than_the_tournament_it_holds(
     announcements.announce(tournament=tournament, actor=td_user, text="Coffee break")
     draws.redraw_level(level=first.level, actor=td_user, reason="A seat was wrong", seed="re")
     new = Table.objects.current().filter(level=first.level).order_by("number").first()
-    assert new.pk not in common.room(tournament.pk).tables
+    assert new.pk not in tokens.room(tournament.pk).tables
     page, reads = tournament_reads(client, reverse("public:table", args=[tournament.pk, new.pk]))
     assert reads == 1
-    assert rev_of_page(page) == selectors.revision_token(tournament.pk, new.pk)
+    assert rev_of_page(page) == revision_token(tournament.pk, new.pk)
     assert "Coffee break" in page
 
 
@@ -191,11 +192,11 @@ def test_a_read_that_ends_after_a_newer_one_never_replaces_it(memo):
         token = next(reads)
         if token == "older":  # another thread reads and keeps while this one waits
             memo.now += 0.5
-            assert common.recent_token(token_of, (subject,)) == "newer"
+            assert tokens.recent_token(token_of, (subject,)) == "newer"
         return token
 
-    assert common.recent_token(token_of, (7,)) == "older"
-    assert common.recent_token(token_of, (7,)) == "newer"
+    assert tokens.recent_token(token_of, (7,)) == "older"
+    assert tokens.recent_token(token_of, (7,)) == "newer"
 
 
 @pytest.fixture
@@ -219,24 +220,24 @@ def test_a_players_record_is_checked_against_the_rooms_tokens(client, anna, memo
     again, and his record is found unchanged from the tokens read for the page itself,
     with no query of its own; a hand at his table is read at the first visit after it."""
     tournament, seat, other, url = anna
-    assert page_and_calls(client, url, selectors, "player_record")[1] == 1
+    assert page_and_calls(client, url, kept, "player_record")[1] == 1
 
     play(other, 4, -2, -2)
     memo.now += 5
     with (
-        mock.patch.object(selectors, "revision_token", wraps=selectors.revision_token) as own,
-        mock.patch.object(selectors, "player_record", wraps=selectors.player_record) as records,
+        mock.patch.object(tokens, "revision_token", wraps=revision_token) as own,
+        mock.patch.object(kept, "player_record", wraps=player_record) as records,
     ):
         response = client.get(url)
     assert (own.call_count, records.call_count) == (0, 0)
-    assert rev_of(response) == selectors.revision_token(tournament.pk)
+    assert rev_of(response) == revision_token(tournament.pk)
 
     her_hand(seat, 6)
     memo.now += 5
-    page, reads = page_and_calls(client, url, selectors, "player_record")
+    page, reads = page_and_calls(client, url, kept, "player_record")
     assert reads == 1
     assert "place 1 · 6 points" in page
-    assert rev_of_page(page) == selectors.revision_token(tournament.pk)
+    assert rev_of_page(page) == revision_token(tournament.pk)
 
 
 def test_a_searchs_seats_are_kept_while_their_tables_stand(client, anna, memo):
@@ -247,18 +248,18 @@ def test_a_searchs_seats_are_kept_while_their_tables_stand(client, anna, memo):
     url = reverse("public:find", args=[tournament.pk]) + "?q=anna"
     table = seat.table
     where = f"Level 1: table {table.number}, seat {seat.position + 1}"
-    page, reads = page_and_calls(client, url, selectors, "latest_seats")
+    page, reads = page_and_calls(client, url, kept, "latest_seats")
     assert reads == 1 and where in page
 
     play(other, 4, -2, -2)
     memo.now += 5
-    page, reads = page_and_calls(client, url, selectors, "latest_seats")
+    page, reads = page_and_calls(client, url, kept, "latest_seats")
     assert reads == 0 and where in page
-    assert rev_of_page(page) == selectors.revision_token(tournament.pk)
+    assert rev_of_page(page) == revision_token(tournament.pk)
 
     for _ in range(3):
         her_hand(seat, 6)
     memo.now += 5
-    page, reads = page_and_calls(client, url, selectors, "latest_seats")
+    page, reads = page_and_calls(client, url, kept, "latest_seats")
     assert reads == 1
     assert where not in page and f"Won table {table.number} at level 1." in page

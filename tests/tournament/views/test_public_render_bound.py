@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.tournament.conftest import play
-from tournament import selectors
-from tournament.views.public import common
+from tournament.live import tokens
+from tournament.selectors.tokens import revision_token
 
 pytestmark = pytest.mark.django_db
 
@@ -31,11 +31,11 @@ def test_a_region_is_served_for_five_seconds_after_the_tournament_moved_on(
     client, two_tables, clock, django_assert_num_queries
 ):
     tournament, first, _ = two_tables
-    start = selectors.revision_token(tournament.pk)
+    start = revision_token(tournament.pk)
     shown = poll(client, tournament, "x")  # a phone opens the page: rendered at `start`
     assert rev_of(shown) == start
     play(first, 5, -2, -3)
-    assert selectors.revision_token(tournament.pk) != start
+    assert revision_token(tournament.pk) != start
 
     # 4.9 s later the kept region is still served: the phone showing it gets 204 after
     # the token's one query, nothing rendered.
@@ -53,7 +53,7 @@ def test_a_region_is_served_for_five_seconds_after_the_tournament_moved_on(
     clock.now += 0.1
     response = poll(client, tournament, start)
     assert response.status_code == 200
-    assert rev_of(response) == selectors.revision_token(tournament.pk)
+    assert rev_of(response) == revision_token(tournament.pk)
     assert '<span class="total">5</span>' in response.content.decode()
 
 
@@ -63,9 +63,9 @@ def test_a_phone_is_never_sent_a_region_older_than_the_one_it_shows(
     tournament, first, second = two_tables
     kept = rev_of(poll(client, tournament, "x"))  # this process keeps the region at `kept`
     play(first, 5, -2, -3)
-    newer = selectors.revision_token(tournament.pk)  # another process sent a phone this one
+    newer = revision_token(tournament.pk)  # another process sent a phone this one
     play(second, 1, -1, 0)
-    assert kept != newer != selectors.revision_token(tournament.pk)
+    assert kept != newer != revision_token(tournament.pk)
     clock.now += 1
     with django_assert_num_queries(1):
         response = poll(client, tournament, newer)
@@ -80,7 +80,7 @@ def test_the_first_rendering_of_a_region_is_at_the_current_token(client, two_tab
     # Another region of the same tournament (another language) was never rendered.
     url = reverse("public:tournament", args=[tournament.pk])
     response = client.get(f"{url}?rev=x&lang=sv", headers=HTMX)
-    assert rev_of(response) == selectors.revision_token(tournament.pk)
+    assert rev_of(response) == revision_token(tournament.pk)
 
 
 def test_the_bound_can_be_switched_off(client, two_tables, settings):
@@ -94,15 +94,15 @@ def test_the_bound_can_be_switched_off(client, two_tables, settings):
 
 
 def test_the_tokens_order_and_a_forged_one_gets_the_region(client, two_tables):
-    assert common.token_order("12.345") == (12, 345)
-    assert common.token_order("2.10") > common.token_order("2.9")
-    assert common.token_order("3.0") > common.token_order("2.999")
+    assert tokens.token_order("12.345") == (12, 345)
+    assert tokens.token_order("2.10") > tokens.token_order("2.9")
+    assert tokens.token_order("3.0") > tokens.token_order("2.999")
     for forged in ("", "x", "1", "1.2.3", "-1.2", "1.٣", "9" * 30 + ".1"):
-        assert common.token_order(forged) is None, forged
-        assert not common.shows_already(forged, "1.2")
-    assert common.shows_already("1.2", "1.2")
-    assert common.shows_already("1.3", "1.2")
-    assert not common.shows_already("1.1", "1.2")
+        assert tokens.token_order(forged) is None, forged
+        assert not tokens.shows_already(forged, "1.2")
+    assert tokens.shows_already("1.2", "1.2")
+    assert tokens.shows_already("1.3", "1.2")
+    assert not tokens.shows_already("1.1", "1.2")
     tournament, *_ = two_tables
     assert poll(client, tournament, "1.2.3").status_code == 200
 
@@ -186,7 +186,7 @@ def test_the_standings_are_worked_out_once_per_bound_and_a_page_built_on_them_sh
     standings_url = reverse("public:standings", args=[tournament.pk])
     before = rev_of(standings_poll(client, standings_url, "x"))  # worked out at `before`
     play(first, 5, -2, -3)
-    after = selectors.revision_token(tournament.pk)
+    after = revision_token(tournament.pk)
     anna = tournament.players.get(name="Anna")
     player_url = reverse("public:player", args=[tournament.pk, anna.pk])
     clock.now += 4.9
@@ -221,7 +221,7 @@ def test_a_finished_tournament_shows_its_final_standings_at_once(
     champion = tournament.champion
     final = standings_poll(client, reverse("public:player", args=[tournament.pk, champion.pk]), "x")
     body = final.content.decode()
-    assert rev_of(final) == selectors.revision_token(tournament.pk) != before
+    assert rev_of(final) == revision_token(tournament.pk) != before
     assert "data-poll-stop" in body and "champion" in body.lower()
 
 

@@ -9,8 +9,8 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournament.conftest import play, positions
+from tournament.lib.search import fold, search
 from tournament.models import Player, Table
-from tournament.search import fold, search
 from tournament.services import draws, penalties, registration
 
 pytestmark = pytest.mark.django_db

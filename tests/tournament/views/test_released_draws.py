@@ -10,8 +10,9 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tests.tournament.conftest import play
-from tournament import selectors
 from tournament.models import Player, RevisorStation, Table
+from tournament.selectors.tokens import revision_token
+from tournament.selectors.tournaments import td_tournament_list
 from tournament.services import calls, draws, penalties
 from tournament.services.revisor_stations import create_stations
 
@@ -127,7 +128,7 @@ def test_a_held_draw_is_in_no_swedish_page_either(client, make_tournament, td_us
 
 def test_release_shows_the_seating_everywhere(client, make_tournament, td_user):
     tournament, level2, final, winners = second_level(make_tournament, td_user, at_once=False)
-    token = selectors.revision_token(tournament.pk)
+    token = revision_token(tournament.pk)
     draws.release_draw(level=level2, actor=td_user)
     table_url = reverse("public:table", args=[tournament.pk, final.pk])
     page = client.get(reverse("public:tournament", args=[tournament.pk]))
@@ -353,9 +354,9 @@ def test_the_home_page_counts_only_released_levels(
 
 def test_the_tds_list_still_shows_the_held_level(td_client, make_tournament, td_user):
     tournament, _level2, _final, _winners = second_level(make_tournament, td_user, at_once=False)
-    rows = {row.tournament.pk: row for row in selectors.td_tournament_list()}
+    rows = {row.tournament.pk: row for row in td_tournament_list()}
     assert (rows[tournament.pk].level, rows[tournament.pk].tables_total) == (2, 1)
-    public = {row.tournament.pk: row for row in selectors.td_tournament_list(released_only=True)}
+    public = {row.tournament.pk: row for row in td_tournament_list(released_only=True)}
     row = public[tournament.pk]
     assert (row.state, row.level, row.tables_over, row.tables_total) == ("running", 1, 2, 2)
 

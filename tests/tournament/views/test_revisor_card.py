@@ -6,9 +6,10 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play, positions, seat_of, single_table, totals
-from tournament import selectors
 from tournament.models import Hand, HandVersion, TableCall
-from tournament.services import draws, hands, recompute, registration
+from tournament.selectors.tokens import revision_token
+from tournament.services import draws, hands, registration
+from tournament.tables import store
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +84,7 @@ def test_a_table_that_kept_moving_keeps_the_typed_hand_to_send_again(revisor, ta
     nothing is recorded, and the form comes back with what was typed and why."""
 
     def moved(*args, **kwargs):
-        raise recompute.TableMoved
+        raise store.TableMoved
 
     monkeypatch.setattr(hands, "store", moved)
     typed = {"Anna": 4, "Bo": -1, "Cia": -3}
@@ -190,7 +191,7 @@ def test_an_unchanged_poll_reads_the_session_and_the_table_only(
     own): no query of its own."""
     summary = reverse("revisor:summary")
     shown = shown_token(revisor.get(summary, {"rev": "nothing"}))
-    assert shown == selectors.revision_token(table.level.tournament_id, table.pk)
+    assert shown == revision_token(table.level.tournament_id, table.pk)
     with django_assert_num_queries(2):  # the session, the bound table
         assert revisor.get(summary, {"rev": shown}).status_code == 204
 
@@ -226,7 +227,7 @@ def test_a_card_polling_with_a_newer_token_than_the_process_keeps_gets_204(
 ):
     """Where a process keeps the room's tokens a second, the card sent back after a hand
     shows a newer token than the one kept: it shows the latest already (no query)."""
-    from tournament.views.public.common import forget_kept
+    from tournament.live.kept import forget_kept
 
     settings.PUBLIC_TOKEN_SECONDS = 1
     forget_kept()
@@ -281,7 +282,7 @@ def test_the_card_after_a_hand_polls_with_the_token_the_hand_left(revisor, table
     )
     assert response.status_code == 200
     shown = shown_token(response)
-    assert shown == selectors.revision_token(table.level.tournament_id, table.pk)
+    assert shown == revision_token(table.level.tournament_id, table.pk)
     summary = reverse("revisor:summary")
     assert revisor.get(summary, {"rev": shown}).status_code == 204
     play(table, 1, 0, -1)
@@ -296,7 +297,7 @@ def test_the_card_polls_with_the_tables_token_and_sees_a_renamed_player(revisor,
     tournament.refresh_from_db()
     table.refresh_from_db()
     assert shown_token(page) == f"{tournament.revision}.{table.revision}"
-    assert shown_token(page) == selectors.revision_token(tournament.pk, table.pk)
+    assert shown_token(page) == revision_token(tournament.pk, table.pk)
     summary = reverse("revisor:summary")
     assert revisor.get(summary, {"rev": shown_token(page)}).status_code == 204
     anna = seat_of(table, "Anna").player
@@ -657,8 +658,8 @@ def test_the_last_hands_show_each_hands_current_points_and_who_goes_to_fantasyla
         "Bo +3 0 -6 -2 +2",
         "Cia 0 0 0 -3 +2",
     ]
-    from tournament.state import load_table
-    from tournament.views.revisor.card import read_card
+    from tournament.selectors.card import read_card
+    from tournament.tables.state import load_table
 
     bound = load_table(table.pk)  # as the tablet's binding reads it
     with django_assert_num_queries(3):  # the seats, the last hands' results, the open call

@@ -22,9 +22,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from tests.tournament.conftest import play, play_named
-from tournament.audit_sentences import details
+from tournament.audit.sentences import details
+from tournament.backups import automatic
 from tournament.models import AuditEntry, Hand
-from tournament.services import autobackup, draws, hands, penalties, registration
+from tournament.services import draws, hands, penalties, registration
 from tournament.templatetags.form_errors import after_label
 
 pytestmark = pytest.mark.django_db
@@ -86,8 +87,8 @@ def test_a_backup_written_under_a_minute_ago(td_client, make_tournament, setting
     settings.BACKUP_KEEP = 3
     tournament = make_tournament(3, name="Cup")
     url = reverse("td:players", args=[tournament.pk])
-    path = autobackup.write_backup(tournament)
-    written = timezone.localtime(autobackup.latest(tournament).written_at)
+    path = automatic.write_backup(tournament)
+    written = timezone.localtime(automatic.latest(tournament).written_at)
     html = get(td_client, url, "en")
     assert f"Last automatic backup: {written:%H:%M} (less than a minute ago)" in html
     assert "0\xa0minutes" not in html

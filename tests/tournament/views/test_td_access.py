@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from tests.tournament.conftest import single_table
 from tournament.models import AuditEntry, FormSubmission, Table
-from tournament.qr import qr_svg
 from tournament.services import draws
+from tournament.web.qr import qr_svg
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournament.autoplay import simulate
+from tournament.demo.autoplay import simulate
 from tournament.models import Table
 from tournament.services import draws
 

@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play, single_table
 from tests.tournament.views.minute import one_minute
-from tournament import selectors
 from tournament.models import Player
+from tournament.selectors.tokens import revision_token
 from tournament.services import calls, draws
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_every_td_page_but_the_dashboard_comes_with_its_alerts(td_client, make_t
         assert f'data-alert-key="call-{call.pk}"' in html, url
         assert "data-poll-now" not in html, url
         assert rev_of(html[html.index('id="td-alerts"') :]).startswith(
-            f"{selectors.revision_token(tournament.pk)}."
+            f"{revision_token(tournament.pk)}."
         ), url
     dashboard = td_client.get(reverse("td:tournament", args=[tournament.pk])).content.decode()
     assert bar(tournament) not in dashboard
@@ -93,7 +93,7 @@ def test_the_bar_lists_each_alert_with_its_table_and_the_player_a_timeout_names(
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip()
     assert text == "Table 1 — Call: Timeout (count a player) — Names Bo"
     assert f'href="{reverse("td:table", args=[tournament.pk, table.pk])}"' in item
-    assert rev_of(html).startswith(f"{selectors.revision_token(tournament.pk)}.")
+    assert rev_of(html).startswith(f"{revision_token(tournament.pk)}.")
 
 
 def test_in_swedish(td_client, make_tournament, td_user):

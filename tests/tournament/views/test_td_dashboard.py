@@ -10,8 +10,9 @@ from django.utils import timezone
 
 from tests.tournament.conftest import play, play_named, single_table
 from tests.tournament.views.minute import one_minute
-from tournament import selectors
 from tournament.models import Table
+from tournament.selectors.dashboard import dashboard
+from tournament.selectors.tokens import revision_token
 from tournament.services import calls, draws, hands, penalties, registration
 from tournament.services.announcements import announce
 from tournament.services.revisor_stations import create_stations
@@ -304,7 +305,7 @@ def test_dashboard_selector_order_and_counts(make_tournament, td_user):
     at(20, lambda: play(t[2], 1, 0, -1))
     at(5, lambda: play(t[4], 1, 0, -1))
     at(13, lambda: play(t[5], 1, 0, -1))
-    board = selectors.dashboard(tournament, now=start + timedelta(minutes=25))
+    board = dashboard(tournament, now=start + timedelta(minutes=25))
     assert [r.table.number for r in board.tables] == [3, 1, 6, 4, 5, 2]
     by_number = {r.table.number: r for r in board.tables}
     assert by_number[6].minutes_quiet == 25 and by_number[6].last_entry_at is None
@@ -321,9 +322,9 @@ def test_silent_means_more_than_ten_minutes(make_tournament, td_user):
     start = timezone.now()
     with mock.patch("django.utils.timezone.now", return_value=start):
         play(single_table(tournament, td_user), 1, 0, -1)
-    ten = selectors.dashboard(tournament, now=start + timedelta(minutes=10))
+    ten = dashboard(tournament, now=start + timedelta(minutes=10))
     assert not ten.tables[0].silent and ten.silent == 0
-    later = selectors.dashboard(tournament, now=start + timedelta(minutes=10, seconds=1))
+    later = dashboard(tournament, now=start + timedelta(minutes=10, seconds=1))
     assert later.tables[0].silent and later.silent == 1
 
 
@@ -331,12 +332,12 @@ def test_a_settled_tie_is_a_finished_table(make_tournament, td_user):
     tournament = make_tournament(["Anna", "Bo", "Cia"], min_hands=1)
     table = single_table(tournament, td_user)
     play_named(table, {"Anna": 5, "Bo": 5, "Cia": -10})
-    row = selectors.dashboard(tournament).tables[0]
+    row = dashboard(tournament).tables[0]
     assert {p.name for p in row.tied} == {"Anna", "Bo"}
     hands.settle_tie(
         table=table, actor=td_user, winner=tournament.players.get(name="Bo"), reason="Card draw"
     )
-    board = selectors.dashboard(tournament)
+    board = dashboard(tournament)
     row = board.tables[0]
     assert row.is_over and row.winner.name == "Bo" and not row.tied
     assert [p.name for p in row.leaders] == ["Bo"]
@@ -352,7 +353,7 @@ def test_live_region_204_when_unchanged_and_fresh_after_a_hand(td_client, make_t
     with one_minute():
         page = td_client.get(home(tournament)).content.decode()
         rev = rev_of(page)
-        token = selectors.revision_token(tournament.pk)
+        token = revision_token(tournament.pk)
         assert rev.startswith(token + ".")
         assert f'data-poll-url="{live(tournament)}"' in page
 
@@ -498,14 +499,14 @@ def test_dashboard_selector_is_seven_queries(make_tournament, td_user, django_as
     draws.draw_first_level(tournament=tournament, actor=td_user, seed="nine")
     _record_a_few(tournament, td_user, 2)
     with django_assert_num_queries(7):
-        board = selectors.dashboard(tournament)
+        board = dashboard(tournament)
         for row in board.tables:
             shown = [s.seat.player.name for s in row.seats]
             shown += [row.call and row.call.get_kind_display(), row.winner]
             shown.append(row.table.draw.created_at)
     not_drawn = make_tournament(3, name="Not drawn")
     with django_assert_num_queries(2):
-        assert selectors.dashboard(not_drawn).players == 3
+        assert dashboard(not_drawn).players == 3
 
 
 # ---------------------------------------------------------------- the page's forms

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournament.conftest import play, play_named, single_table
-from tournament import selectors
 from tournament.models import Table, TableCall
+from tournament.selectors.dashboard import dashboard
 from tournament.services import calls, draws, hands
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def room(make_tournament, td_user):
 
 def test_the_selector_lists_a_call_a_tie_and_a_silent_table(room):
     tournament, start, t = room
-    board = selectors.dashboard(tournament, now=start + timedelta(minutes=12))
+    board = dashboard(tournament, now=start + timedelta(minutes=12))
     assert summary(board) == [("call", 1), ("tie", 2), ("silent", 3)]
     call = TableCall.objects.get()
     assert [a.key for a in board.alerts] == [
@@ -71,13 +71,13 @@ def test_handled_alerts_are_gone(room, td_user):
     tied = [s.player for s in t[2].seats.select_related("player").order_by("position")][:2]
     hands.settle_tie(table=t[2], actor=td_user, winner=tied[0], reason="Card draw")
     at(start + timedelta(minutes=13), lambda: play(t[3], 2, 0, -2))
-    assert selectors.dashboard(tournament, now=start + timedelta(minutes=14)).alerts == ()
+    assert dashboard(tournament, now=start + timedelta(minutes=14)).alerts == ()
 
 
 def test_a_table_silent_again_after_a_hand_is_a_new_alert(room, td_user):
     tournament, start, t = room
     at(start + timedelta(minutes=13), lambda: play(t[3], 2, 2, -4))  # tied: still playing
-    later = selectors.dashboard(tournament, now=start + timedelta(minutes=30))
+    later = dashboard(tournament, now=start + timedelta(minutes=30))
     silent = [a for a in later.alerts if a.kind == "silent"]
     # Table 2 (tied, quiet since minute 8) is silent too: the quietest first.
     assert [(a.table.number, a.minutes) for a in silent] == [(2, 22), (3, 17)]
@@ -92,7 +92,7 @@ def test_a_call_at_a_table_out_of_play_is_an_alert_first(make_tournament, td_use
     draws.redraw_level(level=level, actor=td_user, reason="Seated wrongly", seed="second")
     new = Table.objects.current().get(level=level)
     calls.call_td(table=new, kind="timeout")
-    board = selectors.dashboard(tournament)
+    board = dashboard(tournament)
     assert [(a.kind, a.table.pk) for a in board.alerts] == [("call", old.pk), ("call", new.pk)]
 
 

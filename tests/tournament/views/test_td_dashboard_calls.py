@@ -9,9 +9,10 @@ from django.urls import reverse
 
 from tests.tournament.conftest import play, play_named, single_table
 from tests.tournament.views.minute import one_minute
-from tournament import selectors
+from tournament.errors import NotAllowed
 from tournament.models import Table, TableCall
-from tournament.services import NotAllowed, calls, draws
+from tournament.selectors.dashboard import dashboard
+from tournament.services import calls, draws
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +129,7 @@ def test_the_selector_still_costs_seven_queries_with_calls_elsewhere(
 ):
     tournament, old = redrawn
     with django_assert_num_queries(7):
-        board = selectors.dashboard(tournament)
+        board = dashboard(tournament)
         shown = [
             (c.table.level.number, c.table.draw.number, c.get_kind_display())
             for c in board.calls_elsewhere

@@ -11,9 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournament.conftest import play
-from tournament import selectors
 from tournament.models import Draw, Hand, Level, Table
-from tournament.selectors.dashboard import changeover
+from tournament.selectors.dashboard import changeover, dashboard
 from tournament.services import draws
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +56,7 @@ def page(client, tournament, clock, language="en"):
 
 def test_no_table_is_silent_while_the_draw_is_held(held):
     tournament, _level = held
-    board = selectors.dashboard(tournament, now=at("12:30"))
+    board = dashboard(tournament, now=at("12:30"))
     assert board.held and len(board.tables) == 3
     assert board.silent == 0 and not any(row.silent for row in board.tables)
     assert board.alerts == ()
@@ -69,12 +68,12 @@ def test_after_the_release_quiet_time_counts_from_it(held, td_user):
     still not (more than ten); at 12:41 eleven, all three silent, keyed by the release."""
     tournament, level = held
     release(level, td_user)
-    board = selectors.dashboard(tournament, now=at("12:31"))
+    board = dashboard(tournament, now=at("12:31"))
     assert not board.held and board.silent == 0 and board.alerts == ()
     assert [row.minutes_quiet for row in board.tables] == [1, 1, 1]
     assert (board.drawn_at, board.released_at, board.level_minutes) == (at("12:00"), at("12:30"), 1)
-    assert selectors.dashboard(tournament, now=at("12:40")).silent == 0
-    board = selectors.dashboard(tournament, now=at("12:41"))
+    assert dashboard(tournament, now=at("12:40")).silent == 0
+    board = dashboard(tournament, now=at("12:41"))
     assert board.silent == 3 and [row.minutes_quiet for row in board.tables] == [11, 11, 11]
     stamp = int(at("12:30").timestamp())
     assert [a.key for a in board.alerts] == [
@@ -90,7 +89,7 @@ def test_a_hand_after_the_release_restarts_the_quiet_time(held, td_user):
     (table,) = Table.objects.current().filter(level=level, number=1)
     play(table, 2, -1, -1)
     Hand.objects.filter(table=table).update(created_at=at("12:35"))
-    board = selectors.dashboard(tournament, now=at("12:44"), order="number")
+    board = dashboard(tournament, now=at("12:44"), order="number")
     assert [(row.minutes_quiet, row.silent) for row in board.tables] == [
         (9, False),
         (14, True),
@@ -138,8 +137,8 @@ def test_the_changeover_runs_to_the_release_of_the_next_seating(held, td_user):
     Level.objects.filter(pk=second.pk).update(created_at=at("13:05"))
     draw = Draw.objects.create(level=second, number=1, seed="two")
     Draw.objects.filter(pk=draw.pk).update(created_at=at("13:05"))
-    board = selectors.dashboard(tournament)
+    board = dashboard(tournament)
     assert changeover(board.levels) == timedelta()
     Draw.objects.filter(pk=draw.pk).update(released_at=at("13:15"))
-    board = selectors.dashboard(tournament)
+    board = dashboard(tournament)
     assert changeover(board.levels) == timedelta(minutes=15)

@@ -1,7 +1,7 @@
 """The dashboard's pace (issue 19 §1): the level's clock, each table's estimated finish,
 the level's end, the tournament's, and the tables behind the pace sorted with those that
 need a look. Hand times are set by hand (a fake clock); figures are worked out by hand
-from the rules in tournament/decisions.py ("Pace and estimated times")."""
+from the rules in tournament/rules/decisions.py ("Pace and estimated times")."""
 
 import re
 from datetime import datetime
@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournament.conftest import play
-from tournament import selectors
 from tournament.models import Draw, Hand, Level, Table
+from tournament.selectors.dashboard import dashboard
 from tournament.services import calls, draws
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,7 @@ def room(make_tournament, td_user):
 
 
 def test_each_tables_pace_and_estimate(room):
-    board = selectors.dashboard(room, now=at("12:40"))
+    board = dashboard(room, now=at("12:40"))
     by_number = {row.table.number: row for row in board.tables}
     rates = {n: row.estimate.pace.hands_per_hour for n, row in by_number.items()}
     assert rates == {1: 24, 2: 30, 3: 12}
@@ -94,7 +94,7 @@ def test_no_estimate_before_a_table_has_enough_hands(room, td_user):
     tournament = room
     table = tables_of(tournament)[2]
     Hand.objects.filter(table=table, number=1).update(created_at=at("12:00"))  # a pause now
-    board = selectors.dashboard(tournament, now=at("12:40"))
+    board = dashboard(tournament, now=at("12:40"))
     row = next(r for r in board.tables if r.table.number == 2)
     assert row.estimate is None and not row.lagging
     assert board.level_end is None
@@ -168,7 +168,7 @@ def test_tournament_end_from_the_second_level(td_client, make_tournament, td_use
     play_at(level_two[1], ("13:00", "13:02", "13:04", "13:06"))
     play_at(level_two[2], ("13:00", "13:02", "13:04", "13:06"))
     play_at(level_two[3], ("13:00", "13:02", "13:05", "13:09"))
-    board = selectors.dashboard(tournament, now=at("13:10"))
+    board = dashboard(tournament, now=at("13:10"))
     assert (board.level_end.earliest, board.level_end.latest) == (at("13:11:30"), at("13:12:30"))
     end = board.tournament_end
     assert (end.earliest, end.latest) == (at("13:26:30"), at("13:27:30"))
@@ -199,7 +199,7 @@ def test_the_final_table_the_tournament_ends_when_the_level_does(
     )
     (final,) = tables_of(tournament, 2).values()
     play_at(final, ("13:02", "13:04", "13:06", "13:08"))
-    board = selectors.dashboard(tournament, now=at("13:09"))
+    board = dashboard(tournament, now=at("13:09"))
     assert (board.level_end.earliest, board.level_end.latest) == (at("13:10"), at("13:10"))
     assert board.tournament_end == board.level_end
     for language, words in (
@@ -240,7 +240,7 @@ def test_a_table_waiting_on_a_call_is_on_hold(td_client, room):
     answered, so at the earliest 12:40 + 16 x 2 min = 13:12 (played on it said 13:10),
     and no latest. The level ends with table 3 at the earliest, 13:48, with no latest."""
     calls.call_td(table=tables_of(room)[2], kind="dispute")
-    board = selectors.dashboard(room, now=at("12:40"))
+    board = dashboard(room, now=at("12:40"))
     row = next(r for r in board.tables if r.table.number == 2)
     assert row.estimate.on_hold
     assert (row.estimate.earliest, row.estimate.latest) == (at("13:12"), None)
@@ -262,7 +262,7 @@ def test_a_silent_table_is_on_hold(td_client, room):
     """At 12:47:30 table 3 has been quiet since 12:36 (11.5 min: silent), tables 1 and 2
     since 12:38 (9.5 min: not yet). Table 3's 16 hands at its quick 270 s from now: 12:47:30
     + 72 min = 13:59:30 at the earliest, no latest; the level's end the same."""
-    board = selectors.dashboard(room, now=at("12:47:30"))
+    board = dashboard(room, now=at("12:47:30"))
     rows = {r.table.number: r for r in board.tables}
     assert [n for n, r in rows.items() if r.silent] == [3]
     assert (rows[3].estimate.earliest, rows[3].estimate.latest) == (at("13:59:30"), None)

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.tournament.conftest import play, play_named
-from tournament.autoplay import simulate
+from tournament.demo.autoplay import simulate
 from tournament.models import Draw, FormSubmission, Level, Table
 from tournament.services import draws, registration
 

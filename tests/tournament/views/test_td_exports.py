@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from tests.tournament.commands.test_backup import comparable, empty_database, fresh_keys
 from tests.tournament.conftest import play_named, positions, single_table
-from tournament.autoplay import simulate
+from tournament.backups import MAX_BYTES, export_tournament
+from tournament.demo.autoplay import simulate
 from tournament.models import AuditEntry, Hand, HandVersion, Tournament
 from tournament.services import draws, hands
-from tournament.services.backup import MAX_BYTES, export_tournament
 
 pytestmark = pytest.mark.django_db
 

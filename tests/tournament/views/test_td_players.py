@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tests.tournament.conftest import play
+from tournament.errors import InvalidEntry
 from tournament.models import AuditEntry, FormSubmission, Player
 from tournament.services import draws, registration
-from tournament.services.errors import InvalidEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -167,7 +167,7 @@ def test_after_the_draw_the_statuses_say_who_is_in_and_who_is_out(
 
 
 def test_a_finished_tournament_shows_its_champion(td_client, td_user):
-    from tournament.autoplay import simulate
+    from tournament.demo.autoplay import simulate
 
     tournament = simulate(players=3, seed="champ", actor=td_user).tournament
     html = text(td_client.get(url("players", tournament)))
@@ -212,7 +212,7 @@ def test_long_and_swedish_names_are_shown_whole_and_escaped(td_client, make_tour
 def test_the_page_costs_the_same_queries_at_any_size(
     td_client, td_user, make_tournament, django_assert_num_queries, count
 ):
-    from tournament.autoplay import player_names
+    from tournament.demo.autoplay import player_names
 
     tournament = make_tournament(players=player_names(count))
     draws.draw_first_level(tournament=tournament, actor=td_user, seed="size")

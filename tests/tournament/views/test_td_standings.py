@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play_named
-from tournament.autoplay import simulate
+from tournament.demo.autoplay import simulate
 from tournament.models import Player, Table
 from tournament.services import draws, penalties
 

@@ -8,8 +8,9 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play_named, positions, single_table
-from tournament import selectors
 from tournament.models import Player
+from tournament.selectors.score_card import score_card
+from tournament.selectors.tokens import revision_token
 from tournament.services import calls, draws, hands, penalties
 
 pytestmark = pytest.mark.django_db
@@ -128,7 +129,7 @@ def test_the_last_running_total_is_the_seat_total(td_client, three, td_user):
     )
     play_named(table, {"Anna": 1, "Bo": 1, "Cia": -2})
     table.refresh_from_db()
-    card = selectors.score_card(selectors_table(table))
+    card = score_card(selectors_table(table))
     last = {}
     for line in card.lines:
         for cell in line.cells:
@@ -139,7 +140,7 @@ def test_the_last_running_total_is_the_seat_total(td_client, three, td_user):
 
 
 def selectors_table(table):
-    from tournament.state import load_table
+    from tournament.tables.state import load_table
 
     return load_table(table.pk)
 
@@ -267,7 +268,7 @@ def test_the_poll_gets_204_when_nothing_changed_and_the_region_when_it_did(td_cl
     response = td_client.get(url(tournament, table))
     html = response.content.decode()
     rev = re.search(r'<section id="card".*?data-poll-rev="([^"]+)"', html, re.S).group(1)
-    assert rev == selectors.revision_token(tournament.pk)
+    assert rev == revision_token(tournament.pk)
     assert "HX-Request" in response["Vary"]
     htmx = {"HX-Request": "true"}
     unchanged = td_client.get(url(tournament, table), {"rev": rev}, headers=htmx)
@@ -279,7 +280,7 @@ def test_the_poll_gets_204_when_nothing_changed_and_the_region_when_it_did(td_cl
     assert "HX-Request" in fresh["Vary"]
     assert html.lstrip().startswith('<section id="card"')
     assert "<html" not in html
-    assert f'data-poll-rev="{selectors.revision_token(tournament.pk)}"' in html
+    assert f'data-poll-rev="{revision_token(tournament.pk)}"' in html
     assert 'id="hand-1"' in html
     # No typing form in the polled region: the hand entry and penalty forms are outside it.
     assert 'name="points_0"' not in html and 'name="kind"' not in html
@@ -345,7 +346,7 @@ def test_the_poll_costs_the_same_queries_at_5_and_40_hands(
     table = single_table(tournament, td_user)
     _play_many(table, count, td_user)
     htmx = {"HX-Request": "true"}
-    rev = selectors.revision_token(tournament.pk)
+    rev = revision_token(tournament.pk)
     # session, user, revision token: nothing changed.
     with django_assert_num_queries(3):
         response = td_client.get(url(tournament, table), {"rev": rev}, headers=htmx)

@@ -9,8 +9,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from tests.tournament.conftest import play
-from tournament.decisions import DECISIONS
 from tournament.models import AuditEntry, FormSubmission, Tournament
+from tournament.rules.decisions import DECISIONS
 from tournament.services import draws
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +86,7 @@ def test_an_empty_list_offers_a_new_tournament_and_an_import(td_client):
 def test_running_first_then_not_started_then_finished_newest_first_in_each(
     td_client, td_user, make_tournament
 ):
-    from tournament.autoplay import simulate
+    from tournament.demo.autoplay import simulate
 
     finished = simulate(players=3, seed="list", actor=td_user, name="Finished Cup").tournament
     old_running = make_tournament(players=6, name="Old running")
@@ -426,7 +426,9 @@ def test_a_draw_made_between_the_page_and_the_post_is_refused_by_the_service(
     tournament = make_tournament(players=3)
     draws.draw_first_level(tournament=tournament, actor=td_user, seed="race")
     # The page still believes no draw is made; the service knows better.
-    monkeypatch.setattr("tournament.selectors.first_draw_made", lambda tournament: False)
+    monkeypatch.setattr(
+        "tournament.services.registration.first_draw_made", lambda tournament: False
+    )
     key = uuid.uuid4()
     response = td_client.post(
         reverse("td:settings", args=[tournament.pk]), form_data(key, name="Late")

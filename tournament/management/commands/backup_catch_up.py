@@ -4,14 +4,14 @@ stopped server will never run."""
 
 from django.core.management.base import BaseCommand
 
-from tournament.services import autobackup
+from tournament.backups import automatic
 
 
 class Command(BaseCommand):
     help = "Write the automatic backup of every tournament with changes not in its newest."
 
     def handle(self, *args, **options):
-        written = autobackup.catch_up_all()
+        written = automatic.catch_up_all()
         for path in written:
             self.stdout.write(f"Backup written: {path}")
         if not written:

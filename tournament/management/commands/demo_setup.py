@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand
 from django.db.models import Prefetch
 from django.urls import reverse
 
-from tournament.autoplay import simulate
+from tournament.demo.autoplay import simulate
 from tournament.models import Seat, Table, Tournament
 
 DEMO_USERNAME = "td"
@@ -18,7 +18,7 @@ DEMO_PASSWORD = "pineapple-demo"
 # (name, players, levels closed before stopping; None: play to the champion)
 # The in-play one stops with level 2 in play, whose tables the printed links open: 18 players
 # leave 6 winners of level 1, two tables of 3, so a newcomer sees a real 3-handed card (12
-# left 4, two heads-up tables). 18 also shows level 1's disqualification (autoplay.py).
+# left 4, two heads-up tables). 18 also shows level 1's disqualification (demo/autoplay.py).
 DEMO_TOURNAMENTS = (
     ("Demo SM 2026 (finished)", 9, None),
     ("Demo SM 2026 (in play)", 18, 1),

@@ -4,8 +4,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.backups import export_tournament
 from tournament.models import Tournament
-from tournament.services.backup import export_tournament
 
 
 class Command(BaseCommand):

@@ -14,11 +14,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext as _
 
+from tournament.backups import MAX_BYTES, import_tournament, parse_backup
+from tournament.backups.schema import too_large
+from tournament.errors import ServiceError
 from tournament.management.actor import actor_from_option
 from tournament.management.database import open_database
-from tournament.services.backup import MAX_BYTES, import_tournament, parse_backup
-from tournament.services.backup_schema import too_large
-from tournament.services.errors import ServiceError
 
 
 def whole_size(file):

@@ -2,10 +2,10 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.autoplay import simulate
+from tournament.demo.autoplay import simulate
+from tournament.errors import ServiceError
 from tournament.management.actor import actor_from_option
-from tournament.selectors import standings
-from tournament.services.errors import ServiceError
+from tournament.selectors.standings import standings
 
 
 class Command(BaseCommand):

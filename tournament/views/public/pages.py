@@ -19,29 +19,23 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
-from tournament import selectors
-from tournament.forms import PlayerSearchForm
-from tournament.public_address import address_warning
-from tournament.selectors.public_pace import public_table_end
-from tournament.views.polling import polling_ends
-from tournament.views.public.common import (
+from tournament.forms.public import PlayerSearchForm
+from tournament.live.kept import (
     cached_standings,
-    get_table,
     get_tournament,
     kept_latest_seats,
     kept_player_record,
     kept_score_card,
-    link_prefixes,
-    live_page,
-    loader,
-    poll_seconds,
-    poll_url,
-    region,
-    respond,
-    share_link,
-    table_token,
-    tournament_token,
 )
+from tournament.live.polling import polling_ends
+from tournament.live.regions import loader, poll_seconds, poll_url, region
+from tournament.live.responses import live_page, respond
+from tournament.live.tokens import table_token, tournament_token
+from tournament.selectors.pace import public_table_end
+from tournament.selectors.public import public_find, public_level, public_player
+from tournament.selectors.tournaments import td_tournament_list
+from tournament.views.public.common import get_table, link_prefixes, share_link
+from tournament.web.public_address import address_warning
 
 TEMPLATES = "tournament/public/"
 
@@ -55,7 +49,7 @@ language = csrf_exempt(set_language)
 def home(request):
     """Every tournament, running ones first, each linking to its page: 2 queries. A held
     draw's level is not counted (issue 19 §5): a row shows the level the players see."""
-    rows = selectors.td_tournament_list(released_only=True)
+    rows = td_tournament_list(released_only=True)
     return render(request, TEMPLATES + "home.html", {"rows": rows})
 
 
@@ -75,7 +69,7 @@ def tournament(request, live, tournament_id):
 
     def build():
         tournament = load()
-        board = selectors.public_level(tournament, number)
+        board = public_level(tournament, number)
         shown = board.level.number if board.level and not board.is_current else None
         links = link_prefixes(tournament)
         return {
@@ -166,7 +160,7 @@ def find(request, live, tournament_id):
         return {
             "tournament": tournament,
             "results": (
-                selectors.public_find(
+                public_find(
                     tournament, query, ranking=kept.rows, seats_of=kept_latest_seats(tournament)
                 )
                 if query
@@ -225,7 +219,7 @@ def player(request, live, tournament_id, player_id):
         tournament = load()
         kept = cached_standings(tournament)
         read = kept_player_record(tournament, player_id)
-        record = selectors.public_player(tournament, player_id, ranking=kept.rows, record=read)
+        record = public_player(tournament, player_id, ranking=kept.rows, record=read)
         if record is None:
             raise Http404("No such player in this tournament.")
         return {

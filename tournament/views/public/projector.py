@@ -3,23 +3,15 @@ navigation, paging through long lists by themselves (static/js/pager.js; without
 JavaScript the whole list), live by the same polling as the phones. The tables' view shows
 the QR code of the tournament's page for the room to scan, from the public address."""
 
-from tournament import selectors
-from tournament.public_address import unreachable_host
-from tournament.selectors.public_pace import public_level_end
-from tournament.views.polling import polling_ends
-from tournament.views.public.common import (
-    cached_standings,
-    get_tournament,
-    live_page,
-    loader,
-    pager_seconds,
-    poll_seconds,
-    poll_url,
-    region,
-    respond,
-    share_link,
-    tournament_token,
-)
+from tournament.live.kept import cached_standings, get_tournament
+from tournament.live.polling import polling_ends
+from tournament.live.regions import loader, pager_seconds, poll_seconds, poll_url, region
+from tournament.live.responses import live_page, respond
+from tournament.live.tokens import tournament_token
+from tournament.selectors.pace import public_level_end
+from tournament.selectors.public import public_level
+from tournament.views.public.common import share_link
+from tournament.web.public_address import unreachable_host
 
 TEMPLATES = "tournament/public/"
 
@@ -31,7 +23,7 @@ def tables_projector(request, live, tournament_id):
 
     def build():
         tournament = load()
-        board = selectors.public_level(tournament)
+        board = public_level(tournament)
         return {
             "tournament": tournament,
             "board": board,

@@ -29,9 +29,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
+from tournament.live.polling import vary_on_htmx
 from tournament.models import RevisorStation, Table
 from tournament.services.revisor_stations import station_table
-from tournament.views.polling import vary_on_htmx
 
 SESSION_KEY = "revisor_binding"
 CUT_OFF_KEY = "revisor_cut_off"  # why this device lost its table: {"why", "table", "level"}

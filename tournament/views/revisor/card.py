@@ -14,28 +14,27 @@ points to read out to the table first; only "Confirm hand N" records them, with 
 same submission key (a double tap records one hand).
 """
 
-import uuid
 from dataclasses import dataclass
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from tournament import selectors
-from tournament.audit_sentences import revisor_label
-from tournament.faults import reads_only, resent_after_lost_connection
-from tournament.forms import HandPointsForm, TextField, choice_messages, max_length
-from tournament.models import TableCall
-from tournament.services import HandConflict, ServiceError, TableOver, calls, hands
-from tournament.state import cached_state
-from tournament.views.once import ALREADY_DONE, STALE_FORM, submit_once
-from tournament.views.polling import unchanged, vary_on_htmx
-from tournament.views.public.common import shows_already, table_token
+from tournament.audit.sentences import revisor_label
+from tournament.errors import HandConflict, ServiceError, TableOver
+from tournament.forms.hands import HandPointsForm
+from tournament.forms.revisor import CallForm, GeneralCallForm
+from tournament.live.polling import unchanged, vary_on_htmx
+from tournament.live.tokens import shows_already, table_token
+from tournament.selectors.card import read_card
+from tournament.selectors.tokens import read_table_token
+from tournament.services import calls, hands
+from tournament.tables.state import cached_state
+from tournament.views.once import ALREADY_DONE, submit_once
+from tournament.views.refusals import add_service_error
 from tournament.views.revisor.binding import revisor_required
-from tournament.views.td.common import add_service_error
+from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/card.html"
 # The poll's answer when the card's form is out of date: the whole card, in place of it.
@@ -44,213 +43,17 @@ WHOLE_CARD = {"HX-Retarget": "#revisor-main", "HX-Reswap": "outerHTML"}
 CHECK, CONFIRM, CHANGE = "check", "confirm", "change"
 
 
-NOTE_FIELD = {
-    "label": gettext_lazy("Note (optional)"),
-    "required": False,
-    "max_length": max_length(TableCall, "note"),
-    "widget": forms.TextInput(attrs={"maxlength": max_length(TableCall, "note")}),
-}
-
-
-class _CallFormBase(forms.Form):
-    """A call's note and one-time key (a double post, or the countdown's post at zero sent
-    again, makes one call); the errors of fields shown nowhere of their own go above."""
-
-    note = TextField(**NOTE_FIELD)
-    submission_key = forms.UUIDField(
-        required=False,
-        widget=forms.HiddenInput,
-        error_messages={"invalid": STALE_FORM},
-    )
-    errors_above = ("note", "submission_key")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial["submission_key"] = uuid.uuid4()
-
-    def clean(self):
-        cleaned = super().clean()
-        for name in self.errors_above:
-            errors = self.errors.pop(name, None)
-            if errors:
-                self.add_error(None, errors.as_data())
-        return cleaned
-
-
-class CallForm(_CallFormBase):
-    """The timer's calls: a timeout naming the player timed out, or a warning asked for
-    the one who acted in time."""
-
-    kind = forms.ChoiceField(
-        label=gettext_lazy("Why"),
-        choices=TableCall.Kind.choices,
-        error_messages=choice_messages(gettext_lazy("Why")),
-    )
-    player = forms.TypedChoiceField(
-        label=gettext_lazy("Player"),
-        required=False,
-        coerce=int,
-        empty_value=None,
-        error_messages=choice_messages(gettext_lazy("Player")),
-    )
-    # The timer shows no place of its own for these fields' errors: said above the form.
-    errors_above = ("kind", "note", "submission_key")
-
-    def __init__(self, *args, players=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", _("Choose the player"))] + [
-            (player.pk, player.name) for player in players
-        ]
-        # The timer's second form ("Call the TD for a warning") has a key of its own.
-        self.warning_key = uuid.uuid4()
-
-    def clean(self):
-        cleaned = super().clean()
-        if "player" in self.data and cleaned.get("player") is None and "player" not in self.errors:
-            self.add_error("player", _("Choose the player."))
-        return cleaned
-
-
-class GeneralCallForm(_CallFormBase):
-    """The card's "Call the TD": it asks why, and names nobody. A timeout is not among the
-    reasons: "Time a player" times him and names him (left to its first reason, this form
-    used to send "Timeout (count a player)" naming nobody)."""
-
-    kind = forms.ChoiceField(
-        label=gettext_lazy("Why do you call the TD?"),
-        choices=[(k, label) for k, label in TableCall.Kind.choices if k != TableCall.Kind.TIMEOUT],
-        widget=forms.RadioSelect,
-        error_messages={
-            "required": gettext_lazy("Choose why you call the TD."),
-            "invalid_choice": gettext_lazy("Choose why you call the TD."),
-        },
-    )
-
-
-# "The TD was called at 18:34 about a timeout": the kinds' own labels carry parentheses.
-CALL_REASONS = {
-    TableCall.Kind.TIMEOUT: gettext_lazy("a timeout"),
-    TableCall.Kind.DISPUTE: gettext_lazy("a dispute"),
-    TableCall.Kind.MISDEAL: gettext_lazy("a misdeal"),
-    TableCall.Kind.OTHER: gettext_lazy("something else"),
-}
-
-
 def timer_form(card, data=None):
     """ "Time a player": the players of the next hand; at zero, a timeout call naming one."""
     players = [seat.player for seat in card.playing]
     return CallForm(data, players=players, auto_id="timer_%s", initial={"kind": "timeout"})
 
 
-@dataclass(frozen=True)
-class SeatHands:
-    """One seat's line of the last hands: its results, oldest hand first (None: not played)."""
-
-    seat: object
-    results: list
-
-
-@dataclass
-class Card:
-    """What the card shows, read in a fixed number of queries."""
-
-    table: object
-    tournament: object
-    state: object
-    seats: list  # every seat, in seat order
-    playing: list  # the seats that play the next hand
-    hand_numbers: list  # the last hands' numbers, oldest first
-    last_hands: list  # SeatHands per seat, in seat order
-    open_call: object
-    fantasyland_next: list  # names of the players who play the next hand in Fantasyland
-    dealer: object  # the seat that deals the next hand
-
-    @property
-    def next_hand(self):
-        return self.state.hands_played + 1
-
-    @property
-    def extra_hands(self):
-        return self.state.required_hands - self.tournament.min_hands
-
-    @property
-    def tie_break(self):
-        """The required hands are played and the lead is shared: the next hand breaks the tie."""
-        return bool(self.state.tied_leader_ids)
-
-    @property
-    def winner(self):
-        return next((s.player for s in self.seats if s.id == self.state.winner_seat_id), None)
-
-    @property
-    def tied(self):
-        return [s.player for s in self.seats if s.id in self.state.tied_leader_ids]
-
-    @property
-    def final(self):
-        """The only table of its level: its winner is the champion (1 query, when asked)."""
-        return selectors.is_final_table(self.table)
-
-    @property
-    def settled_between(self):
-        """The players the TD chose the winner from, when a settled tie ended the table."""
-        state = self.state
-        if not state.is_over or state.winner_seat_id is None:
-            return []
-        best = state.totals[state.winner_seat_id]
-        level = [
-            s.player
-            for s in self.seats
-            if s.id in state.active_seat_ids and state.totals[s.id] == best
-        ]
-        return level if len(level) > 1 else []
-
-    @property
-    def call_reason(self):
-        """What the open call is about, as the card says it ("about a dispute")."""
-        return CALL_REASONS[self.open_call.kind] if self.open_call else ""
-
-    @property
-    def fantasyland_ids(self):
-        return {s.id for s in self.playing if self.state.in_fantasyland[s.id]}
-
-
-def _last_hands(read, seats):
-    """The last hands' numbers (oldest first) and each seat's line of results in them."""
-    numbers, by_hand = read
-    lines = [
-        SeatHands(seat, [by_hand[number].get(seat.id) for number in numbers]) for seat in seats
-    ]
-    return numbers, lines
-
-
-def read_card(table, known=None):
-    """The card of `table` (read with its level and tournament); `known`: its state and
-    seats as a hand just left them (`Recorded`), so that they are not read again."""
-    state, seats = known if known is not None else cached_state(table)
-    by_id = {seat.id: seat for seat in seats}
-    playing = [by_id[sid] for sid in state.active_seat_ids]
-    numbers, lines = _last_hands(selectors.last_hands(table), seats)
-    return Card(
-        table=table,
-        tournament=table.level.tournament,
-        state=state,
-        seats=seats,
-        playing=playing,
-        hand_numbers=numbers,
-        last_hands=lines,
-        open_call=calls.open_call(table),
-        fantasyland_next=[s.player.name for s in playing if state.in_fantasyland[s.id]],
-        dealer=next((s for s in seats if s.position == state.next_dealer_position), None),
-    )
-
-
 def poll_token(table):
     """What the card polls with: the table's token, as every live page polls its own (its
     hands, calls and penalties, and the tournament's changes: a player renamed), from the
     table as this request read it (its binding, or the hand it recorded): no query."""
-    return selectors.read_table_token(table)
+    return read_table_token(table)
 
 
 def label(table):

@@ -29,18 +29,20 @@ from django.utils.translation import gettext_lazy, ngettext
 from scoring import InvalidHand, parse_boards, score_hand
 from scoring.boards import ROW_SIZES, ROWS
 from scoring.settle import METHODS, evaluate_board, pair_points
-from tournament.faults import reads_only, resent_after_lost_connection
-from tournament.forms import HandCardsForm
-from tournament.hand_errors import invalid_hand_message
+from tournament.errors import HandConflict, ServiceError, TableOver
+from tournament.forms.hands import HandCardsForm
+from tournament.live.polling import vary_on_htmx
 from tournament.models import Tournament
-from tournament.selectors import RowView, card_views
-from tournament.services import HandConflict, ServiceError, TableOver, hands
+from tournament.rules.hand_errors import invalid_hand_message
+from tournament.selectors.card import read_card
+from tournament.selectors.score_card import RowView, card_views
+from tournament.services import hands
 from tournament.services.hands import scoring_board
-from tournament.views.polling import vary_on_htmx
+from tournament.views.refusals import add_service_error
 from tournament.views.revisor import card as card_page
 from tournament.views.revisor.binding import revisor_required
-from tournament.views.revisor.card import already_recorded, conflict_message, label, read_card
-from tournament.views.td.common import add_service_error
+from tournament.views.revisor.card import already_recorded, conflict_message, label
+from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/cards.html"
 
@@ -102,7 +104,7 @@ class PlayerPreview:
     points: int
     fouled: bool
     royalties: int
-    rows: tuple  # selectors.RowView: cards, category, royalty
+    rows: tuple  # score_card.RowView: cards, category, royalty
     in_fantasyland: bool  # played this hand in Fantasyland
     fantasyland_next: bool  # plays the next hand in Fantasyland
     # A fix of a recorded hand: the points and Fantasyland of the version it replaces.

@@ -1,19 +1,18 @@
 """Getting to the card: the private link, or the short code typed at /r/, of a table or
 of a station (a table number for the whole event), and the station's waiting page."""
 
-from django import forms
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from config.security import client_ip
-from tournament.forms import lazy_format
-from tournament.models import REVISOR_CODE_ALPHABET, REVISOR_CODE_LENGTH, RevisorStation
-from tournament.services import InvalidEntry, revisor_access
+from tournament.errors import InvalidEntry
+from tournament.forms.revisor import ShortCodeForm
+from tournament.live.polling import unchanged, vary_on_htmx
+from tournament.models import REVISOR_CODE_ALPHABET, RevisorStation
+from tournament.services import revisor_access
 from tournament.services.revisor_stations import station_held
-from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.revisor.binding import (
     bind,
     bind_station,
@@ -23,34 +22,6 @@ from tournament.views.revisor.binding import (
     refuse,
     send_to,
 )
-
-
-class ShortCodeForm(forms.Form):
-    code = forms.CharField(
-        label=gettext_lazy("Table code"),
-        max_length=20,
-        help_text=gettext_lazy("The 6 letters and digits on your table's card."),
-        widget=forms.TextInput(
-            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
-        ),
-        # The same words as revisor_access.clean_code: a code far too long is of the wrong shape.
-        error_messages={
-            "required": gettext_lazy("Type the table's code."),
-            "max_length": lazy_format(
-                gettext_lazy(
-                    "A table code is %(length)d letters and digits, without O, 0, I, L or 1. "
-                    "Check the card and try again."
-                ),
-                length=REVISOR_CODE_LENGTH,
-            ),
-        },
-    )
-
-    def clean_code(self):
-        try:
-            return revisor_access.clean_code(self.cleaned_data["code"])
-        except InvalidEntry as error:
-            raise forms.ValidationError(error.message) from None
 
 
 def code(request):

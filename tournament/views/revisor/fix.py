@@ -31,14 +31,16 @@ from django.utils.translation import gettext as _
 
 from scoring import InvalidHand
 from scoring.boards import ROWS
-from tournament.faults import reads_only, resent_after_lost_connection
-from tournament.forms import CorrectPointsForm, RevisorFixCardsForm
-from tournament.hand_errors import invalid_hand_message
+from tournament.errors import HandConflict, NotAllowed, ServiceError
+from tournament.forms.hands import CorrectPointsForm
+from tournament.forms.revisor import RevisorFixCardsForm
+from tournament.live.polling import vary_on_htmx
 from tournament.models import Hand, HandVersion
-from tournament.services import HandConflict, NotAllowed, ServiceError, hands
+from tournament.rules.hand_errors import invalid_hand_message
+from tournament.services import hands
 from tournament.services.stale import by_whom, clock
-from tournament.state import history_state
-from tournament.views.polling import vary_on_htmx
+from tournament.tables.state import history_state
+from tournament.views.refusals import add_service_error
 from tournament.views.revisor.binding import revisor_required
 from tournament.views.revisor.card import label
 from tournament.views.revisor.cards import (
@@ -48,7 +50,7 @@ from tournament.views.revisor.cards import (
     preview_boards,
     seat_boards,
 )
-from tournament.views.td.common import add_service_error
+from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/fix.html"
 CARDS_TEMPLATE = "tournament/revisor/fix_cards.html"

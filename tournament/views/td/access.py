@@ -8,16 +8,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import selectors
+from tournament.errors import ServiceError
+from tournament.forms.fields import OnceForm
 from tournament.models import Draw, Level
-from tournament.public_address import address_warning, public_link
-from tournament.qr import qr_svg
+from tournament.selectors.tables import level_tables
 from tournament.services import revisor_access
-from tournament.services.errors import ServiceError
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.td.common import get_level, get_table, get_tournament
 from tournament.views.td.draws import held_print
+from tournament.web.public_address import address_warning, public_link
+from tournament.web.qr import qr_svg
 
 # Blank rows on the paper score card after the minimum hands: one per Fantasyland
 # extension (or tie hand); six cover all but the rarest tables.
@@ -140,7 +141,7 @@ def table_cards(request, tournament_id, level):
     if level_obj.held:  # the cards name the seated players: not before the release (§5)
         return held_print(request, tournament, level_obj, "cards")
     cards = []
-    tables = selectors.level_tables(level_obj)
+    tables = level_tables(level_obj)
     for table in tables:
         seats = list(table.seats.all())
         cards.append(

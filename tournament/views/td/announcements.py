@@ -1,95 +1,22 @@
 """The TD's announcement to the room: write one (with an optional end), see the one standing,
 withdraw it. The players' pages and the projectors show it at their next poll."""
 
-import datetime
-
-from django import forms
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from tournament.forms import TextField, WholeNumberField, lazy_format
-from tournament.names import check_shown
+from tournament.errors import ServiceError
+from tournament.forms.fields import OnceForm
+from tournament.forms.td import AnnouncementForm
 from tournament.services import announcements
-from tournament.services.errors import ServiceError
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
-from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message
 
 TEMPLATE = "tournament/td/announcements/announcement.html"
-MAX_MINUTES = 24 * 60
-UNTIL_LABEL = gettext_lazy("Or until (time of day)")
-
-
-class AnnouncementForm(forms.Form):
-    """The message and, at most one of, how many minutes it shows or until what time today.
-
-    Kept beside its view: the one page that uses it."""
-
-    # The app's own fields and messages, each naming its field ("Message must not be
-    # empty.", "Show for (minutes) must be from 1 to 1440, not 0."), not Django's stock ones.
-    text = TextField(
-        label=gettext_lazy("Message"),
-        max_length=announcements.TEXT_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 2, "maxlength": announcements.TEXT_LENGTH}),
-        help_text=gettext_lazy("At most 200 characters, in any language."),
-    )
-    minutes = WholeNumberField(
-        label=gettext_lazy("Show for (minutes)"),
-        required=False,
-        min_value=1,
-        max_value=MAX_MINUTES,
-        help_text=gettext_lazy("Leave both end fields empty to show it until you withdraw it."),
-    )
-    until = forms.TimeField(
-        label=UNTIL_LABEL,
-        required=False,
-        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        error_messages={
-            "invalid": lazy_format(
-                gettext_lazy("%(label)s: type a time of day, such as 21:30."), label=UNTIL_LABEL
-            )
-        },
-    )
-
-    def __init__(self, *args, now=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.now = now or timezone.now()
-        for name, field in self.fields.items():
-            if field.help_text:
-                field.widget.attrs["aria-describedby"] = f"{self[name].auto_id}_helptext"
-
-    def clean_text(self):
-        # The field has cleaned the text as the service keeps it (validation.clean_text).
-        try:
-            return check_shown(self.cleaned_data["text"], label=_("The message"))
-        except ServiceError as error:
-            raise forms.ValidationError(str(error)) from None
-
-    def clean(self):
-        data = super().clean()
-        minutes, until = data.get("minutes"), data.get("until")
-        if minutes is not None and until is not None:
-            self.add_error("until", _("Give either the minutes or the time of day, not both."))
-        elif minutes is not None:
-            data["ends_at"] = self.now + datetime.timedelta(minutes=minutes)
-        elif until is not None:
-            today = timezone.localtime(self.now).date()
-            ends_at = timezone.make_aware(datetime.datetime.combine(today, until))
-            if ends_at <= self.now:
-                self.add_error(
-                    "until",
-                    _("%(time)s has passed already today: give a later time.")
-                    % {"time": until.strftime("%H:%M")},
-                )
-            data["ends_at"] = ends_at
-        else:
-            data["ends_at"] = None
-        return data
 
 
 def _page(request, tournament, form, once, *, status=200):

@@ -2,16 +2,16 @@
 
 Filterable by table, player and kind of action (a GET form: bookmarkable, works
 without JavaScript) and paginated, 50 entries a page. A hand's "recorded" line is its
-first version (`selectors.audit`); an entry's before and after are shown as labelled
+first version (`audit/reading.py`); an entry's before and after are shown as labelled
 lines (`templatetags/audit.py`).
 """
 
 from django.core.paginator import Paginator
 from django.shortcuts import render
 
-from tournament import selectors
-from tournament.audit_sentences import action_label, actor_name, sentence
-from tournament.forms import AuditFilterForm
+from tournament.audit.reading import audit_entries, audit_tables
+from tournament.audit.sentences import action_label, actor_name, sentence
+from tournament.forms.td import AuditFilterForm
 from tournament.views.access import td_required
 from tournament.views.td.common import get_tournament
 
@@ -22,7 +22,7 @@ PER_PAGE = 50
 def audit_log(request, tournament_id):
     tournament = get_tournament(tournament_id)
     form = AuditFilterForm(
-        request.GET or None, tournament=tournament, tables=selectors.audit_tables(tournament)
+        request.GET or None, tournament=tournament, tables=audit_tables(tournament)
     )
     page = None
     status = 200
@@ -30,7 +30,7 @@ def audit_log(request, tournament_id):
         status = 400
     else:
         kwargs = form.selector_kwargs() if form.is_bound else {}
-        entries = selectors.audit_entries(tournament, **kwargs)
+        entries = audit_entries(tournament, **kwargs)
         page = Paginator(entries, PER_PAGE).get_page(request.GET.get("page"))
         for entry in page:
             # Written now, in the reader's language, from what the entry keeps as data.

@@ -34,8 +34,3 @@ def get_level(tournament, number):
     level = get_object_or_404(Level, tournament=tournament, number=number)
     level.tournament = tournament
     return level
-
-
-def add_service_error(form, error):
-    """A refused change shown in the form it came from (errors in place, nothing lost)."""
-    form.add_error(None, str(error))

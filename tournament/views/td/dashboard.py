@@ -8,12 +8,10 @@ polling mechanism; once the tournament is finished it shows the champion.
 from django.shortcuts import render
 from django.utils import timezone
 
-from tournament import selectors
-from tournament.selectors.dashboard import ORDERS
-from tournament.templatetags.td_alerts import ALERTS_BAR, alerts_bar_context
+from tournament.forms.fields import OnceForm
+from tournament.live.polling import unchanged, vary_on_htmx
+from tournament.selectors.dashboard import ORDERS, SILENT_AFTER_MINUTES, dashboard, live_revision
 from tournament.views.access import td_required
-from tournament.views.once import OnceForm
-from tournament.views.polling import unchanged, vary_on_htmx
 from tournament.views.td.common import get_tournament
 
 TEMPLATE = "tournament/td/dashboard/tournament.html"
@@ -27,13 +25,13 @@ def _order(request):
 
 def _render(request, tournament, rev, now):
     order = _order(request)
-    board = selectors.dashboard(tournament, now=now, order=order)
+    board = dashboard(tournament, now=now, order=order)
     context = {
         "order": order,
         "tournament": tournament,
         "board": board,
         "rev": rev,
-        "silent_after": selectors.SILENT_AFTER_MINUTES,
+        "silent_after": SILENT_AFTER_MINUTES,
         "call_clear_form": OnceForm(),
     }
     template = f"{TEMPLATE}#live" if request.htmx else TEMPLATE
@@ -44,7 +42,7 @@ def _render(request, tournament, rev, now):
 def tournament(request, tournament_id):
     """The tournament's home: next steps, the live dashboard, or the champion."""
     now = timezone.now()
-    rev = selectors.live_revision(tournament_id, now)
+    rev = live_revision(tournament_id, now)
     tournament = get_tournament(tournament_id)
     return _render(request, tournament, rev, now)
 
@@ -52,7 +50,7 @@ def tournament(request, tournament_id):
 def _poll(request, tournament_id, now):
     """A poll of the dashboard's revision: (its revision, the 204 when `?rev=` shows it
     already, else None)."""
-    rev = selectors.live_revision(tournament_id, now)
+    rev = live_revision(tournament_id, now)
     return rev, (unchanged(request, rev) if rev is not None else None)
 
 
@@ -77,3 +75,18 @@ def alerts(request, tournament_id):
         return response
     tournament = get_tournament(tournament_id)  # 404 for an unknown tournament
     return render(request, ALERTS_BAR, alerts_bar_context(tournament, now=now, rev=rev))
+
+
+ALERTS_BAR = "tournament/td/_alerts_bar.html"
+
+
+def alerts_bar_context(tournament, *, now=None, rev=None, board=None):
+    """What the bar shows: every open alert (the dashboard's own list) and the revision
+    its poll sends. `board`: the page's own dashboard read, when it made one (the close
+    confirmation's), so that nothing is read twice."""
+    now = now or timezone.now()
+    return {
+        "tournament": tournament,
+        "board": board or dashboard(tournament, now=now),
+        "rev": rev if rev is not None else live_revision(tournament.pk, now),
+    }

@@ -8,7 +8,6 @@ a draw that was redone meanwhile); closing a level has its own confirmation page
 which lists what still blocks it and shows a refusal there.
 """
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -16,54 +15,23 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from tournament import selectors
-from tournament.forms import RedrawForm, WholeNumberField
+from tournament.errors import Conflict, ServiceError
+from tournament.forms.td import AdvanceForm, DrawForm, RedrawLevelForm, ReleaseForm
+from tournament.lib.text import swedish_sort_key
+from tournament.live.polling import polling_ends, unchanged, vary_on_htmx
 from tournament.models import shown_draw
-from tournament.services import Conflict, ServiceError, draws
-from tournament.text import swedish_sort_key
-from tournament.validation import MAX_SMALL_NUMBER
+from tournament.selectors import standings as standings_reads
+from tournament.selectors.draws import draw_preview, level_close_review, level_draws, level_seating
+from tournament.selectors.tokens import revision_token, tournament_revision
+from tournament.services import draws
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, STALE_FORM, OnceForm, submit_once
-from tournament.views.polling import polling_ends, unchanged, vary_on_htmx
-from tournament.views.td.common import add_service_error, get_level, get_tournament
+from tournament.views.once import ALREADY_DONE, submit_once
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_level, get_tournament
 
 TEMPLATES = "tournament/td/draws/"
 # Seconds between two polls of the projector and standings regions.
 POLL_SECONDS = 5
-
-
-class DrawForm(OnceForm):
-    """Draw the first level: nothing to type, only the one-time key."""
-
-
-class RedrawLevelForm(RedrawForm, OnceForm):
-    """Redo a level's draw, with a reason: `draws.redraw_level(**form.service_kwargs())`."""
-
-
-class ReleaseForm(OnceForm):
-    """Show a held draw to the room: nothing to type, only the one-time key."""
-
-
-class AdvanceForm(OnceForm):
-    """Close the current level and draw the next: the one-time key, and the level the
-    confirmation page showed (so that a page left open never closes the next level)."""
-
-    level = WholeNumberField(
-        widget=forms.HiddenInput,
-        min_value=1,
-        max_value=MAX_SMALL_NUMBER,
-        message=STALE_FORM,
-    )
-    # Only on a page that shows the room's announcement: the TD's answer to whether closing
-    # takes it down. Not asked (no announcement then), the service's own rule stands.
-    announcement_asked = forms.BooleanField(widget=forms.HiddenInput, required=False)
-    withdraw_announcement = forms.BooleanField(required=False)
-
-    def announcement_choice(self):
-        """True or False as the TD answered; None when the page did not ask."""
-        if not self.cleaned_data.get("announcement_asked"):
-            return None
-        return self.cleaned_data["withdraw_announcement"]
 
 
 # ---------------------------------------------------------------- helpers
@@ -85,7 +53,7 @@ def _poll_or_none(request, tournament_id):
 
     Returns (response, token); a tournament that does not exist is a 404.
     """
-    token = selectors.revision_token(tournament_id)
+    token = revision_token(tournament_id)
     if token is None:
         raise Http404("No such tournament.")
     return unchanged(request, token), token
@@ -124,7 +92,7 @@ def draw(request, tournament_id):
                 return redirect("td:level", tournament.pk, 1)
         _stale_key_message(form)
         status = 400
-    preview = selectors.draw_preview(tournament)
+    preview = draw_preview(tournament)
     return render(
         request,
         TEMPLATES + "draw.html",
@@ -145,7 +113,7 @@ def draw(request, tournament_id):
 def _render_level(request, tournament, level, form, status=200, release_form=None):
     """The level page; `form`: the redraw form as sent (None: a fresh one, made from the
     draw shown)."""
-    draws_of_level = selectors.level_draws(level)
+    draws_of_level = level_draws(level)
     current, superseded = draws_of_level[0], draws_of_level[1:]
     if form is None:
         form = RedrawLevelForm(initial={"draw": current.pk})
@@ -277,7 +245,7 @@ def level_projector(request, tournament_id, level):
     of them moves and no hand does: a hand changes nothing it shows, and a region swapped
     at every hand would start its pages again before turning them.
     """
-    token = selectors.tournament_revision(tournament_id)
+    token = tournament_revision(tournament_id)
     if token is None:
         raise Http404("No such tournament.")
     poll = unchanged(request, token)
@@ -285,7 +253,7 @@ def level_projector(request, tournament_id, level):
         return poll
     tournament = get_tournament(tournament_id)
     level = get_level(tournament, level)
-    seats = selectors.level_seating(level)
+    seats = level_seating(level)
     # The projector is the room's: a draw the TD has not released shows no seat (§5).
     held = bool(seats) and not shown_draw(seats[0].draw)
     if held:
@@ -330,7 +298,7 @@ def level_print(request, tournament_id, level):
     """The seating on paper (A4): by name, then by table, with the seed."""
     tournament = get_tournament(tournament_id)
     level = get_level(tournament, level)
-    draw = selectors.level_draws(level)[0]
+    draw = level_draws(level)[0]
     if draw.released_at is None:
         return held_print(request, tournament, level, "seating")
     by_table = draw.tables.all()
@@ -357,7 +325,7 @@ CLOSE_TEMPLATE = TEMPLATES + "close_confirm.html"
 def _close_confirm(request, tournament, *, errors=(), status=200):
     """The confirmation page, read afresh: what closing does, what still blocks it (each
     linked), and a fresh one-time key for the level it shows."""
-    review = selectors.level_close_review(tournament)
+    review = level_close_review(tournament)
     # Asked when an announcement is shown: at the end it goes by default (a finished
     # tournament's pages keep no "until withdrawn"), at a level change it stays.
     asked = tournament.announcement is not None
@@ -454,7 +422,7 @@ def _standings(request, tournament_id, template):
     if poll is not None:
         return poll
     tournament = get_tournament(tournament_id)
-    rows = selectors.standings(tournament)
+    rows = standings_reads.standings(tournament)
     if request.htmx:
         template += "#standings"
     response = render(

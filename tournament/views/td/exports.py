@@ -24,25 +24,23 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournament import selectors
-from tournament.audit_sentences import actor_name
-from tournament.forms import ImportForm
+from tournament import backups as backup_service
+from tournament.audit.sentences import actor_name
+from tournament.errors import ServiceError
+from tournament.forms.td import ImportBackupForm
 from tournament.models import Tournament
-from tournament.services import backup as backup_service
-from tournament.services.errors import ServiceError
+from tournament.selectors.exports import tournament_hand_results
+from tournament.selectors.standings import standings
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
-from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.once import ALREADY_DONE, submit_once
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_tournament
 
 TEMPLATES = "tournament/td/exports/"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The separator a spreadsheet expects in the reader's language: languages that write
 # decimals with a comma (Swedish) separate a CSV file's cells with semicolons.
 DELIMITERS = {"sv": ";"}
-
-
-class ImportBackupForm(OnceForm, ImportForm):
-    """The import page: a backup file, imported once however often the form is sent."""
 
 
 # ---------------------------------------------------------------- helpers
@@ -194,7 +192,7 @@ def standings_csv(request, tournament_id):
             number_cell(standing.place),
             number_cell(standing.points),
         ]
-        for standing in selectors.standings(tournament)
+        for standing in standings(tournament)
     ]
     return csv_download(header, rows, filename=f"{file_stem(tournament)}-standings.csv")
 
@@ -226,7 +224,7 @@ def hands_csv(request, tournament_id):
         _("Correction reason"),
     ]
     rows = []
-    for result in selectors.tournament_hand_results(tournament):
+    for result in tournament_hand_results(tournament):
         version = result.version
         hand = version.hand
         entered_by = actor_name(version.entered_by_label) or (

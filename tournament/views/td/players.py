@@ -3,7 +3,7 @@
 Add one, paste a list (all or none; names already registered are skipped), rename,
 withdraw or undo a withdrawal (each with a confirmation). A near-duplicate of a registered
 name (the same letters but for case, accents, spacing or punctuation) is asked about first
-(tournament/names.py). Adding and withdrawing (and undoing it) stay open until the first
+(tournament/rules/names.py). Adding and withdrawing (and undoing it) stay open until the first
 hand of level 1: after the first draw each of them redoes level 1's draw (a late player, a
 no-show), and the page says so before. A name can always be corrected.
 """
@@ -14,14 +14,16 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournament import selectors
-from tournament.forms import PlayerForm, PlayerListForm, RenamePlayerForm
+from tournament.errors import ServiceError
+from tournament.forms.fields import OnceForm
+from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
 from tournament.models import Player
+from tournament.selectors.tournaments import player_roster
 from tournament.services import registration
-from tournament.services.errors import ServiceError
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
-from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message
 
 PAGE = "tournament/td/players/players.html"
@@ -84,7 +86,7 @@ def _carry_out(request, form, change, *, prefix=None, refused=None):
 
 
 def _page(request, tournament, *, status=200, add=None, paste=None, refusal=None):
-    roster = selectors.player_roster(tournament)
+    roster = player_roster(tournament)
     add_form, add_once = add or (PlayerForm(tournament=tournament), OnceForm(prefix="add"))
     paste_form, paste_once = paste or (
         PlayerListForm(tournament=tournament),
@@ -100,7 +102,7 @@ def _page(request, tournament, *, status=200, add=None, paste=None, refusal=None
         "paste_form": paste_form,
         "paste_once": paste_once,
         "can_draw": not roster.drawn and roster.active >= 2,
-        "field": selectors.field_state(tournament),
+        "field": registration.field_state(tournament),
         "refusal": refusal,
     }
     return render(request, PAGE, context, status=status)
@@ -112,11 +114,11 @@ def players(request, tournament_id):
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
         return _page(request, tournament)
-    field = selectors.field_state(tournament)
-    if field == selectors.FIELD_CLOSED:
+    field = registration.field_state(tournament)
+    if field == registration.FIELD_CLOSED:
         return _page(request, tournament, status=400, refusal=_closed_message())
     # Level 1 drawn, no hand yet: the change draws it again (services/registration.py).
-    late = field == selectors.FIELD_LATE
+    late = field == registration.FIELD_LATE
     form = PlayerForm(request.POST, tournament=tournament)
     once, player = _carry_out(
         request,
@@ -147,11 +149,11 @@ def paste(request, tournament_id):
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
         return redirect(_players_url(tournament))
-    field = selectors.field_state(tournament)
-    if field == selectors.FIELD_CLOSED:
+    field = registration.field_state(tournament)
+    if field == registration.FIELD_CLOSED:
         return _page(request, tournament, status=400, refusal=_closed_message())
     # Level 1 drawn, no hand yet: the change draws it again (services/registration.py).
-    late = field == selectors.FIELD_LATE
+    late = field == registration.FIELD_LATE
     form = PlayerListForm(request.POST, tournament=tournament)
     once, done = _carry_out(
         request,
@@ -293,15 +295,15 @@ def _change_status(
     player = _player(tournament, player_id)
     player.tournament = tournament
     template = "tournament/td/players/status_change.html"
-    field = selectors.field_state(tournament)
+    field = registration.field_state(tournament)
     context = {
         "tournament": tournament,
         "player": player,
         "once": OnceForm(),
         "change": change,
-        "late": field == selectors.FIELD_LATE,
+        "late": field == registration.FIELD_LATE,
     }
-    if field == selectors.FIELD_CLOSED:
+    if field == registration.FIELD_CLOSED:
         context["refusal"] = _closed_message()
         return render(request, template, context, status=400 if request.method == "POST" else 200)
     if done_already(player) and request.method != "POST":

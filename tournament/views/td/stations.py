@@ -7,16 +7,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from tournament.errors import ServiceError
+from tournament.forms.fields import OnceForm
 from tournament.models import RevisorStation
-from tournament.public_address import address_warning, public_link
-from tournament.qr import qr_svg
 from tournament.services import revisor_stations
 from tournament.services.draws import current_level
-from tournament.services.errors import ServiceError
 from tournament.services.revisor_stations import station_numbers_wanted
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
+from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.td.common import get_tournament
+from tournament.web.public_address import address_warning, public_link
+from tournament.web.qr import qr_svg
 
 
 def station_access(request, station):

@@ -21,26 +21,28 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournament import selectors
-from tournament.forms import (
+from tournament.errors import Conflict, HandConflict, ServiceError
+from tournament.forms.fields import OnceForm
+from tournament.forms.hands import (
     CorrectCardsForm,
     CorrectPointsForm,
     HandCardsForm,
     HandPointsForm,
-    PenaltyForm,
-    RescindForm,
-    TieForm,
 )
-from tournament.models import Hand, HandVersion, Penalty, Player, Tournament
-from tournament.selectors.penalty_preview import outcome_after_penalty
+from tournament.forms.td import RescindOnceForm, TablePenaltyForm, TieOnceForm
+from tournament.live.polling import unchanged, vary_on_htmx
+from tournament.models import Hand, HandVersion, Penalty, Tournament
+from tournament.selectors.penalties import PenaltyCost, outcome_after_penalty, penalty_cost
+from tournament.selectors.score_card import score_card
+from tournament.selectors.tables import hand_history, is_final_table
+from tournament.selectors.tokens import revision_token
 from tournament.services import calls, hands, penalties
-from tournament.services.errors import Conflict, HandConflict, ServiceError
 from tournament.services.stale import by_whom, clock
-from tournament.state import load_table
+from tournament.tables.state import load_table
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, already_submitted, submit_once
-from tournament.views.polling import unchanged, vary_on_htmx
-from tournament.views.td.common import add_service_error, get_table, get_tournament
+from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_table, get_tournament
 
 TEMPLATE = "tournament/td/tables/table.html"
 CORRECT_TEMPLATE = "tournament/td/tables/correct.html"
@@ -54,31 +56,6 @@ CORRECT_FORMS = {POINTS: CorrectPointsForm, CARDS: CorrectCardsForm}
 
 
 # ---------------------------------------------------------------- forms of this page
-
-
-class TablePenaltyForm(OnceForm, PenaltyForm):
-    """A penalty for one of this table's players still in, listed in seat order."""
-
-    def __init__(self, *args, table, **kwargs):
-        kwargs.setdefault("auto_id", "penalty_%s")  # unique ids beside the page's other forms
-        super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(
-            tournament=self.tournament,
-            seats__table=table,
-            seats__left_after_hand__isnull=True,
-            withdrawn_at__isnull=True,
-            disqualified=False,
-        ).order_by("seats__position")
-
-
-class TieOnceForm(OnceForm, TieForm):
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("auto_id", "tie_%s")
-        super().__init__(*args, **kwargs)
-
-
-class RescindOnceForm(OnceForm, RescindForm):
-    pass
 
 
 # ---------------------------------------------------------------- helpers
@@ -177,8 +154,8 @@ def render_page(
     after_error=None,
 ):
     """The whole table page, read afresh, with any bound form given in its place."""
-    token = selectors.revision_token(tournament.pk)  # first: never newer than the card
-    card = selectors.score_card(table)
+    token = revision_token(tournament.pk)  # first: never newer than the card
+    card = score_card(table)
     mode = mode or chosen_mode(request, tournament)
     page_errors = list(page_errors)
     if hand_form is not None and not card.accepts_hands:
@@ -236,11 +213,11 @@ def _table_page(tournament_id, table_id):
 def table(request, tournament_id, table_id):
     """The table page; for the poll (htmx, `?rev=`) its score card region, or 204."""
     if request.htmx:
-        token = selectors.revision_token(tournament_id)
+        token = revision_token(tournament_id)
         if token is not None and (response := unchanged(request, token)) is not None:
             return response
         tournament, table = _tables(tournament_id, table_id)
-        card = selectors.score_card(table)
+        card = score_card(table)
         context = _card_context(tournament, table, card, token)
         return vary_on_htmx(render(request, f"{TEMPLATE}#card", context))
     tournament, table = _tables(tournament_id, table_id)
@@ -257,7 +234,7 @@ def hand_new(request, tournament_id, table_id):
     mode = chosen_mode(request, tournament)
     if request.method != "POST":
         return redirect(table_url(tournament, table, mode if mode == CARDS else None))
-    card = selectors.score_card(table)
+    card = score_card(table)
     form = HAND_FORMS[mode](request.POST, seats=card.active_seats)
     if not form.is_valid():
         return render_page(request, tournament, table, status=400, mode=mode, hand_form=form)
@@ -312,7 +289,7 @@ def hand_correct(request, tournament_id, table_id, number):
     """The TD corrects a recorded hand: its content prefilled, a reason required."""
     tournament, table = _tables(tournament_id, table_id)
     hand = get_object_or_404(Hand, table=table, number=number)
-    history = selectors.hand_history(hand)
+    history = hand_history(hand)
     current = next(v for v in history if v.superseded_at is None)
     seats = [result.seat for result in current.results.all()]
     mode = chosen_mode(request, tournament, default=current.mode)
@@ -413,13 +390,13 @@ def penalty_new(request, tournament_id, table_id):
     player, kind = form.cleaned_data["player"], form.cleaned_data["kind"]
     call_id = _call_id(request)
     if "confirm" not in request.POST:
-        cost = selectors.penalty_cost(player, kind)
+        cost = penalty_cost(player, kind)
         return _confirm(request, tournament, table, form, cost, call_id=call_id)
     stated = request.POST.get("warning_number")
 
     def give():
         # Checked with the key kept: a cost that moved since it was stated gives nothing.
-        cost = selectors.penalty_cost(player, kind)
+        cost = penalty_cost(player, kind)
         if stated != str(cost.warning_number):
             raise CostChanged(cost)
         penalty = penalties.give_penalty(actor=request.user, **form.service_kwargs())
@@ -456,7 +433,7 @@ def penalty_new(request, tournament_id, table_id):
 
 def _priced(penalty):
     """The cost as given (the service's numbers), to say what was done."""
-    return selectors.PenaltyCost(
+    return PenaltyCost(
         warning_number=penalty.warning_number,
         points=penalty.points,
         disqualifies=penalty.player.disqualified,
@@ -589,7 +566,7 @@ def tie(request, tournament_id, table_id):
     if replayed(request):
         messages.info(request, _("This tie was already settled."))
         return redirect(table_url(tournament, table))
-    card = selectors.score_card(table)
+    card = score_card(table)
     form = TieOnceForm(request.POST, leaders=card.tie_leaders, settlement=card.settlement)
     try:
         hands.check_table_open(table)  # before the confirmation: a closed level is final
@@ -648,7 +625,7 @@ def _tie_refused(request, tournament, table, error):
     message and the winner and reason as typed, in the section that decides the tie again.
     The form now stands on the decision shown: deciding again is confirmed first, and
     that confirmation names whose win it replaces."""
-    card = selectors.score_card(table)
+    card = score_card(table)
     data = request.POST.copy()
     data["settlement"] = card.settlement.pk if card.settlement is not None else ""
     form = TieOnceForm(data, leaders=card.tie_leaders, settlement=card.settlement)
@@ -671,7 +648,7 @@ def _tie_confirm(request, tournament, table, card, form):
         # Everyone else still playing at the table: the shootout ends for them here.
         "others": ", ".join(s.player.name for s in card.active_seats if s.player != winner),
         # The only table of its draw: its winner is the champion once the level is closed.
-        "final": selectors.is_final_table(table),
+        "final": is_final_table(table),
         "next_level": table.level.number + 1,
     }
     return render(request, TIE_CONFIRM_TEMPLATE, context)

@@ -11,17 +11,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, override
 from django.views.decorators.http import require_POST
 
-from tournament import selectors
-from tournament.decisions import DECISIONS
-from tournament.forms import TournamentNameForm, TournamentSettingsForm
+from tournament.errors import ServiceError
+from tournament.forms.fields import OnceForm
+from tournament.forms.td import TournamentNameForm, TournamentSettingsForm
 from tournament.models import Tournament
+from tournament.rules.decisions import DECISIONS
+from tournament.selectors.tournaments import td_tournament_list
 from tournament.services import registration
-from tournament.services.errors import ServiceError
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, OnceForm, submit_once
-from tournament.views.td.common import add_service_error, get_tournament
+from tournament.views.once import ALREADY_DONE, submit_once
+from tournament.views.refusals import add_service_error
+from tournament.views.td.common import get_tournament
 
-# Which rules decisions (tournament/decisions.py, by their English title) are shown
+# Which rules decisions (tournament/rules/decisions.py, by their English title) are shown
 # next to which setting; the page also lists every decision.
 DECISIONS_BY_FIELD = {
     "min_hands": ["Ties for first"],
@@ -174,7 +176,7 @@ def dashboard(request):
     return render(
         request,
         "tournament/td/tournaments/list.html",
-        {"rows": selectors.td_tournament_list()},
+        {"rows": td_tournament_list()},
     )
 
 
@@ -206,7 +208,7 @@ def create(request):
 def settings(request, tournament_id):
     tournament = get_tournament(tournament_id)
     template = "tournament/td/tournaments/settings.html"
-    if selectors.first_draw_made(tournament):
+    if registration.first_draw_made(tournament):
         context = _locked_context(tournament, TournamentNameForm(initial={"name": tournament.name}))
         if request.method == "POST":
             context["refusal"] = _("Settings are fixed once the first draw is made.")

@@ -1,0 +1,40 @@
+from tournament import events
+from tournament.audit.sentences import ACTIONS
+from tournament.models import AuditEntry
+
+
+def actor_or_none(actor):
+    return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+
+
+def _checked(action, params):
+    """An action the log can put into words, with its params as data (no sentence stored)."""
+    if action not in ACTIONS:
+        raise ValueError(f"Audit action {action!r} has no sentence in audit/sentences.py")
+    if not isinstance(params, dict):
+        raise TypeError("Audit params are a dict of what happened.")
+    return params
+
+
+def record(*, tournament, actor, action, params, before=None, after=None, actor_label=""):
+    """Keep who did what and when, with the state before and after.
+
+    `params`: what happened as data (numbers, names, codes), named as the action's sentence
+    in tournament/audit/sentences.py names them; the sentence is written when it is read.
+    """
+    user = actor_or_none(actor)
+    if not actor_label:
+        actor_label = user.get_username() if user else "system"
+    entry = AuditEntry.objects.create(
+        tournament=tournament,
+        actor=user,
+        actor_label=actor_label[:120],
+        action=action,
+        params=_checked(action, params),
+        before=before,
+        after=after,
+    )
+    if tournament is not None:
+        # Every change of state passes here: it announces itself once it commits.
+        events.changed.announce(tournament_id=tournament.pk)
+    return entry

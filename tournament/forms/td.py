@@ -1,0 +1,643 @@
+"""The TD's forms: tournaments, players, draws, penalties, ties, backups, the audit log's
+filter and announcements.
+"""
+
+import datetime
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from tournament.backups.schema import parse_backup, too_large
+from tournament.errors import InvalidEntry, ServiceError
+from tournament.forms.fields import (
+    MAX_BACKUP_BYTES,
+    MAX_ID,
+    MAX_LIST_LINES,
+    STALE_FORM,
+    NameField,
+    OnceForm,
+    TextField,
+    WholeNumberField,
+    checked,
+    choice_messages,
+    lazy_format,
+    max_length,
+    reason_field,
+    verbose_label,
+)
+from tournament.lib.text import swedish_sort_key
+from tournament.models import Draw, Penalty, Player, TieSettlement, Tournament
+from tournament.rules.names import (
+    Taken,
+    alike_question,
+    already_registered,
+    check_shown,
+    clean_name,
+    compare_list,
+)
+from tournament.rules.validation import MAX_SMALL_NUMBER
+from tournament.services import announcements
+from tournament.services.registration import MIN_HANDS_RANGE, taken_names
+
+# ---------------------------------------------------------------- helpers
+
+
+# ---------------------------------------------------------------- fields
+
+
+# ---------------------------------------------------------------- tournament and players
+
+
+def _tournament_name_field():
+    return NameField(
+        max_length=max_length(Tournament, "name"), label=verbose_label(Tournament, "name")
+    )
+
+
+class TournamentSettingsForm(forms.ModelForm):
+    """A new tournament's settings, or a change of them before the first draw.
+
+    The view calls `registration.create_tournament(actor=..., **form.values())` or
+    `registration.update_settings(tournament=..., actor=..., **form.values())`.
+    A name another tournament has is refused by the service (`registration.TournamentNameTaken`,
+    which the view shows next to the name): checked here, it would refuse a resent form
+    that its one-time key answers "already done".
+    """
+
+    name = _tournament_name_field()
+    min_hands = WholeNumberField(
+        min_value=MIN_HANDS_RANGE[0],
+        max_value=MIN_HANDS_RANGE[1],
+        label=verbose_label(Tournament, "min_hands"),
+        help_text=Tournament._meta.get_field("min_hands").help_text,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "min_hands",
+            "entry_mode",
+            "royalties",
+            "scoring_method",
+            "fantasyland_repeat",
+            "button_stays_in_fantasyland",
+            "table_confirms_points",
+            "release_draws_at_once",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("entry_mode", "royalties", "scoring_method", "fantasyland_repeat"):
+            field = self.fields[name]
+            field.error_messages.update(choice_messages(field.label))
+
+    def values(self):
+        """The settings as the registration services take them (after is_valid())."""
+        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+
+
+class ConfirmNamesField(forms.MultipleChoiceField):
+    """A checkbox for each lookalike name a form asks about: ticked, "they are two players".
+
+    The names asked about are known only once what was typed is read, so any name sent
+    is taken here; the form sets the choices it shows (one per question).
+    """
+
+    widget = forms.CheckboxSelectMultiple
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, choices=(), **kwargs)
+
+    def valid_value(self, value):
+        return True
+
+
+def _name_field():
+    return NameField(
+        max_length=max_length(Player, "name"),
+        label=verbose_label(Player, "name"),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "words", "spellcheck": "false"}
+        ),
+    )
+
+
+class TournamentNameForm(forms.Form):
+    """The tournament's name alone, which can be corrected after the rules are fixed.
+
+    The view calls `registration.rename_tournament(tournament=..., actor=..., name=...)`.
+    """
+
+    name = _tournament_name_field()
+
+
+class PlayerForm(forms.Form):
+    """One player's name. With `tournament`, the very name of a registered player is
+    refused, and a near-duplicate (the same letters but for case, accents, spacing or
+    punctuation) is asked about: registered once `confirm` is ticked (tournament/rules/names.py).
+    `registration.register_player(..., **form.service_kwargs())`.
+    """
+
+    name = _name_field()
+    confirm = ConfirmNamesField(label=_("Another player?"))
+    confirm_label = _("Yes, another player: add %(name)s")
+
+    def __init__(self, *args, tournament=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        self.alike = None  # the registered name the one typed looks like
+
+    def taken(self):
+        return taken_names(self.tournament) if self.tournament is not None else Taken()
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        taken = self.taken()
+        same = taken.same(name)
+        if same is not None:
+            raise ValidationError(already_registered(name, same), code="taken")
+        self.alike = taken.alike(name)
+        return name
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.alike is not None:
+            name = cleaned["name"]
+            self.fields["confirm"].choices = [(name, lazy_format(self.confirm_label, name=name))]
+            if not self.confirmed():
+                self.add_error(
+                    "name", ValidationError(alike_question(name, self.alike), code="lookalike")
+                )
+        return cleaned
+
+    def confirmed(self):
+        """The TD ticked "another player" for the lookalike name typed."""
+        name = self.cleaned_data.get("name")
+        return self.alike is not None and name in self.cleaned_data.get("confirm", ())
+
+    def service_kwargs(self):
+        return {"name": self.cleaned_data["name"], "lookalike_confirmed": self.confirmed()}
+
+
+class RenamePlayerForm(PlayerForm):
+    """A new name for `player`: the same rules, and no other player of his may have it."""
+
+    confirm_label = _("Yes, another player: rename to %(name)s")
+
+    def __init__(self, *args, player, **kwargs):
+        kwargs.setdefault("initial", {"name": player.name})
+        super().__init__(*args, tournament=player.tournament, **kwargs)
+        self.player = player
+
+    def taken(self):
+        return taken_names(self.tournament, exclude=self.player)
+
+
+_LINE_QUESTION = _("Line %(line)d: %(question)s")
+_CONFIRM_LINE = _("Line %(line)d: yes, another player: register %(name)s")
+
+
+class PlayerListForm(forms.Form):
+    """Many players at once, one name a line: `registration.register_players(...,
+    **form.service_kwargs())` registers them all or none.
+
+    Blank lines are skipped. A name already registered or already on an earlier line (the
+    very same name) is left for the service to skip (and report). Every line that must
+    change is reported with its number: a name that cannot be kept, and a near-duplicate
+    (tournament/rules/names.py: "asa öberg" beside "Åsa Öberg") whose checkbox in
+    `confirm_names` is not ticked.
+    """
+
+    names = forms.CharField(
+        label=_("Players, one name a line"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 12,
+                "autocomplete": "off",
+                "autocapitalize": "words",
+                "spellcheck": "false",
+            }
+        ),
+    )
+    confirm_names = ConfirmNamesField(label=_("Names very like another"))
+
+    def __init__(self, *args, tournament=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        self.asked = []  # names.Line of each lookalike asked about
+        self.lines_to_check = 0
+
+    def _confirmations(self):
+        # Read before the checkboxes' own cleaning: the lines' questions depend on them.
+        return set(self["confirm_names"].value() or ())
+
+    def clean_names(self):
+        raw = self.cleaned_data.get("names") or ""
+        lines = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        if len(lines) > MAX_LIST_LINES:
+            raise ValidationError(
+                _("The list has %(count)d lines; at most %(max)d can be entered at once."),
+                code="too_long",
+                params={"count": len(lines), "max": MAX_LIST_LINES},
+            )
+        limit = max_length(Player, "name")
+        errors, entries = [], []
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                label = str(lazy_format(_("Line %(line)d"), line=number))
+                entries.append((checked(clean_name, line, label=label, max_length=limit), number))
+            except ValidationError as error:
+                errors.append((number, error))
+        taken = taken_names(self.tournament) if self.tournament is not None else Taken()
+        confirmed = self._confirmations()
+        self.asked = [line for line in compare_list(entries, taken) if line.alike is not None]
+        self.fields["confirm_names"].choices = [
+            (line.name, lazy_format(_CONFIRM_LINE, line=line.line, name=line.name))
+            for line in self.asked
+        ]
+        for line in self.asked:
+            if line.name not in confirmed:
+                question = alike_question(line.name, line.alike)
+                message = lazy_format(
+                    _("Line %(line)d: %(question)s"), line=line.line, question=question
+                )
+                errors.append((line.line, ValidationError(message, code="lookalike")))
+        if errors:
+            self.lines_to_check = len(errors)  # the summary counts them; each is shown once
+            raise ValidationError([error for _line, error in sorted(errors, key=lambda e: e[0])])
+        if not entries:
+            raise ValidationError(_("Enter at least one name."), code="required")
+        return [name for name, _line in entries]
+
+    def service_kwargs(self):
+        asked = {line.name for line in self.asked}
+        return {
+            "names": self.cleaned_data["names"],
+            "confirmed": sorted(asked & set(self.cleaned_data["confirm_names"])),
+        }
+
+
+# ---------------------------------------------------------------- hands
+
+
+# ---------------------------------------------------------------- the TD's decisions
+
+
+class PenaltyForm(forms.Form):
+    """A warning (or a timeout) for a player still in the tournament.
+
+    `penalties.give_penalty(actor=..., **form.service_kwargs())` (tournament included).
+    """
+
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(),
+        label=_("Player"),
+        empty_label=_("Choose a player"),
+        error_messages=choice_messages(_("Player")),
+    )
+    kind = forms.ChoiceField(
+        choices=[("", _("Choose the kind of penalty")), *Penalty.Kind.choices],
+        label=_("Kind of penalty"),
+        error_messages=choice_messages(_("Kind of penalty")),
+    )
+    note = TextField(
+        max_length=max_length(Penalty, "note"), multiline=True, required=False, label=_("Note")
+    )
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        self.fields["player"].queryset = Player.objects.filter(
+            tournament=tournament, withdrawn_at__isnull=True, disqualified=False
+        ).order_by(Lower("name"), "number")
+
+    def service_kwargs(self):
+        return {
+            "tournament": self.tournament,
+            **{name: self.cleaned_data[name] for name in ("player", "kind", "note")},
+        }
+
+
+class RescindForm(forms.Form):
+    """`penalties.rescind_penalty(penalty=..., actor=..., **form.service_kwargs())`."""
+
+    reason = reason_field(Penalty, "rescind_reason")
+
+    def service_kwargs(self):
+        return {"reason": self.cleaned_data["reason"]}
+
+
+class TieForm(forms.Form):
+    """The TD settles a tie for first: the winner among the tied players, and why.
+
+    `leaders` are Player objects (or Seats, whose `.player` is taken); `settlement`, the
+    TieSettlement that decides the tie as the page shows it, or None while it is open
+    (deciding it again names someone else). The page's settlement travels with the form
+    (hidden, empty for none), so that the service refuses a decision made from a page
+    that showed the tie otherwise: `hands.settle_tie(table=..., actor=...,
+    **form.service_kwargs())`.
+    """
+
+    winner = forms.ChoiceField(
+        label=_("Winner"),
+        widget=forms.RadioSelect,
+        error_messages=choice_messages(_("Winner")),
+    )
+    reason = reason_field(TieSettlement)
+    settlement = WholeNumberField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        label=_("Decision on the tie"),
+        widget=forms.HiddenInput,
+        message=_("This form is out of date: reload the page and send it again."),
+    )
+
+    def __init__(self, *args, leaders, settlement=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        players = [getattr(leader, "player", leader) for leader in leaders]
+        self.leaders = {str(player.pk): player for player in players}
+        self.decided = settlement.winner if settlement is not None else None
+        if not self.is_bound:
+            self.initial.setdefault("settlement", settlement.pk if settlement else None)
+        self.fields["winner"].choices = [(key, p.name) for key, p in self.leaders.items()]
+
+    def clean_winner(self):
+        winner = self.leaders[self.cleaned_data["winner"]]
+        if self.decided is not None and winner.pk == self.decided.pk:
+            raise forms.ValidationError(
+                _("The tie is already settled for %(name)s: choose another player to change it."),
+                params={"name": winner.name},
+            )
+        return winner
+
+    def service_kwargs(self):
+        return {
+            "winner": self.cleaned_data["winner"],
+            "reason": self.cleaned_data["reason"],
+            "based_on_settlement": self.cleaned_data["settlement"],
+        }
+
+
+class RedrawForm(forms.Form):
+    """`draws.redraw_level(level=..., actor=..., **form.service_kwargs())`.
+
+    The id of the draw the page showed travels with it (hidden, `initial={"draw": ...}`),
+    so that the service refuses to redo a draw that was redone meanwhile.
+    """
+
+    reason = reason_field(Draw)
+    draw = WholeNumberField(
+        min_value=1,
+        max_value=MAX_ID,
+        label=_("Draw"),
+        widget=forms.HiddenInput,
+        message=_("This form is out of date: reload the page and send it again."),
+    )
+
+    def service_kwargs(self):
+        return {"reason": self.cleaned_data["reason"], "based_on_draw": self.cleaned_data["draw"]}
+
+
+class ImportForm(forms.Form):
+    """A JSON backup to restore: at most 20 MB, UTF-8 JSON.
+
+    `backup.import_tournament(form.data_from_file(), actor=...)`.
+    """
+
+    backup = forms.FileField(
+        label=_("Backup file (JSON)"),
+        widget=forms.FileInput(attrs={"accept": ".json,application/json"}),
+        error_messages={
+            "required": _("Choose the backup file to import."),
+            "missing": _("Choose the backup file to import."),
+            "invalid": _("Choose the backup file to import."),
+            "empty": _("The backup file is empty."),
+        },
+    )
+
+    def clean_backup(self):
+        """Size, encoding, nesting and JSON checked by the import's own parser."""
+        upload = self.cleaned_data["backup"]
+        if upload.size > MAX_BACKUP_BYTES:  # refused before reading it into memory
+            raise ValidationError(str(too_large(upload.size)), code="too_large")
+        upload.seek(0)
+        try:
+            self.backup_data = parse_backup(upload.read())
+        except InvalidEntry as exc:
+            raise ValidationError(str(exc), code="backup") from None
+        return upload
+
+    def data_from_file(self):
+        """The backup's content, parsed (after is_valid())."""
+        return self.backup_data
+
+
+class AuditFilterForm(forms.Form):
+    """The audit log's filters, sent with GET: a table, a player, a kind of action.
+
+    `audit_entries(tournament, **form.selector_kwargs())` (after is_valid()).
+    """
+
+    KINDS = (
+        ("hand", _("Hands and corrections")),
+        ("penalty", _("Penalties")),
+        ("draw", _("Draws")),
+        ("tie", _("Tie settlements")),
+        ("player", _("Players")),
+        ("tournament", _("Tournament")),
+        ("table", _("Calls and revisor access")),
+    )
+
+    table = forms.ChoiceField(
+        label=_("Table"), required=False, error_messages=choice_messages(_("Table"))
+    )
+    player = forms.ChoiceField(
+        label=_("Player"), required=False, error_messages=choice_messages(_("Player"))
+    )
+    kind = forms.ChoiceField(
+        label=_("Kind"),
+        required=False,
+        choices=[("", _("Every kind")), *KINDS],
+        error_messages=choice_messages(_("Kind")),
+    )
+
+    def __init__(self, *args, tournament, tables, **kwargs):
+        """`tables`: (level number, table number) pairs, e.g. `audit_tables()`."""
+        super().__init__(*args, **kwargs)
+        self.fields["table"].choices = [
+            ("", _("Every table")),
+            *(
+                (
+                    f"{level}-{number}",
+                    lazy_format(_("Level %(level)s, table %(table)s"), level=level, table=number),
+                )
+                for level, number in tables
+            ),
+        ]
+        players = sorted(
+            Player.objects.filter(tournament=tournament), key=lambda p: swedish_sort_key(p.name)
+        )
+        self.players = {str(p.pk): p for p in players}
+        self.fields["player"].choices = [
+            ("", _("Every player")),
+            *((key, p.name) for key, p in self.players.items()),
+        ]
+
+    def clean_table(self):
+        value = self.cleaned_data["table"]
+        if not value:
+            return None
+        level, number = value.split("-")
+        return int(level), int(number)
+
+    def clean_player(self):
+        value = self.cleaned_data["player"]
+        return self.players[value] if value else None
+
+    def selector_kwargs(self):
+        return {name: self.cleaned_data[name] or None for name in ("table", "player", "kind")}
+
+
+MAX_MINUTES = 24 * 60
+UNTIL_LABEL = gettext_lazy("Or until (time of day)")
+
+
+class AnnouncementForm(forms.Form):
+    """The message and, at most one of, how many minutes it shows or until what time today.
+
+    Kept beside its view: the one page that uses it."""
+
+    # The app's own fields and messages, each naming its field ("Message must not be
+    # empty.", "Show for (minutes) must be from 1 to 1440, not 0."), not Django's stock ones.
+    text = TextField(
+        label=gettext_lazy("Message"),
+        max_length=announcements.TEXT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2, "maxlength": announcements.TEXT_LENGTH}),
+        help_text=gettext_lazy("At most 200 characters, in any language."),
+    )
+    minutes = WholeNumberField(
+        label=gettext_lazy("Show for (minutes)"),
+        required=False,
+        min_value=1,
+        max_value=MAX_MINUTES,
+        help_text=gettext_lazy("Leave both end fields empty to show it until you withdraw it."),
+    )
+    until = forms.TimeField(
+        label=UNTIL_LABEL,
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        error_messages={
+            "invalid": lazy_format(
+                gettext_lazy("%(label)s: type a time of day, such as 21:30."), label=UNTIL_LABEL
+            )
+        },
+    )
+
+    def __init__(self, *args, now=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.now = now or timezone.now()
+        for name, field in self.fields.items():
+            if field.help_text:
+                field.widget.attrs["aria-describedby"] = f"{self[name].auto_id}_helptext"
+
+    def clean_text(self):
+        # The field has cleaned the text as the service keeps it (validation.clean_text).
+        try:
+            return check_shown(self.cleaned_data["text"], label=_("The message"))
+        except ServiceError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def clean(self):
+        data = super().clean()
+        minutes, until = data.get("minutes"), data.get("until")
+        if minutes is not None and until is not None:
+            self.add_error("until", _("Give either the minutes or the time of day, not both."))
+        elif minutes is not None:
+            data["ends_at"] = self.now + datetime.timedelta(minutes=minutes)
+        elif until is not None:
+            today = timezone.localtime(self.now).date()
+            ends_at = timezone.make_aware(datetime.datetime.combine(today, until))
+            if ends_at <= self.now:
+                self.add_error(
+                    "until",
+                    _("%(time)s has passed already today: give a later time.")
+                    % {"time": until.strftime("%H:%M")},
+                )
+            data["ends_at"] = ends_at
+        else:
+            data["ends_at"] = None
+        return data
+
+
+class DrawForm(OnceForm):
+    """Draw the first level: nothing to type, only the one-time key."""
+
+
+class RedrawLevelForm(RedrawForm, OnceForm):
+    """Redo a level's draw, with a reason: `draws.redraw_level(**form.service_kwargs())`."""
+
+
+class ReleaseForm(OnceForm):
+    """Show a held draw to the room: nothing to type, only the one-time key."""
+
+
+class AdvanceForm(OnceForm):
+    """Close the current level and draw the next: the one-time key, and the level the
+    confirmation page showed (so that a page left open never closes the next level)."""
+
+    level = WholeNumberField(
+        widget=forms.HiddenInput,
+        min_value=1,
+        max_value=MAX_SMALL_NUMBER,
+        message=STALE_FORM,
+    )
+    # Only on a page that shows the room's announcement: the TD's answer to whether closing
+    # takes it down. Not asked (no announcement then), the service's own rule stands.
+    announcement_asked = forms.BooleanField(widget=forms.HiddenInput, required=False)
+    withdraw_announcement = forms.BooleanField(required=False)
+
+    def announcement_choice(self):
+        """True or False as the TD answered; None when the page did not ask."""
+        if not self.cleaned_data.get("announcement_asked"):
+            return None
+        return self.cleaned_data["withdraw_announcement"]
+
+
+class ImportBackupForm(OnceForm, ImportForm):
+    """The import page: a backup file, imported once however often the form is sent."""
+
+
+class TablePenaltyForm(OnceForm, PenaltyForm):
+    """A penalty for one of this table's players still in, listed in seat order."""
+
+    def __init__(self, *args, table, **kwargs):
+        kwargs.setdefault("auto_id", "penalty_%s")  # unique ids beside the page's other forms
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(
+            tournament=self.tournament,
+            seats__table=table,
+            seats__left_after_hand__isnull=True,
+            withdrawn_at__isnull=True,
+            disqualified=False,
+        ).order_by("seats__position")
+
+
+class TieOnceForm(OnceForm, TieForm):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "tie_%s")
+        super().__init__(*args, **kwargs)
+
+
+class RescindOnceForm(OnceForm, RescindForm):
+    pass

@@ -1,0 +1,1 @@
+"""Helpers without Django: text as people read it, finding names, row ids."""

@@ -1,0 +1,107 @@
+"""The TD's draw pages: preview, a level's draws and seating."""
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from tournament.lib.text import swedish_sort_key
+from tournament.models import (
+    Draw,
+    Level,
+    Player,
+    Seat,
+    Table,
+)
+from tournament.rules.seating import table_sizes
+from tournament.selectors.dashboard import dashboard
+from tournament.selectors.tables import seats_with_players
+
+
+@dataclass(frozen=True)
+class DrawPreview:
+    players: int  # players who would be drawn: registered, not withdrawn, not disqualified
+    table_sizes: tuple  # the tables the draw makes, e.g. (3, 3, 2, 2); () below 2 players
+    drawn: bool  # the first level is drawn already
+
+
+def draw_preview(tournament):
+    """What drawing the first level would make: 2 queries."""
+    count = Player.objects.filter(
+        tournament=tournament, withdrawn_at__isnull=True, disqualified=False
+    ).count()
+    drawn = Level.objects.filter(tournament=tournament).exists()
+    return DrawPreview(
+        players=count,
+        table_sizes=tuple(table_sizes(count)) if count >= 2 else (),
+        drawn=drawn,
+    )
+
+
+def level_draws(level):
+    """Every draw of a level, newest first, with who made it, its tables, seats and
+    players: 3 queries. The first is the current draw, the others were superseded."""
+    return list(
+        Draw.objects.filter(level=level)
+        .select_related("created_by")
+        .order_by("-number")
+        .prefetch_related(
+            Prefetch("tables", queryset=Table.objects.order_by("number")),
+            Prefetch("tables__seats", queryset=seats_with_players()),
+        )
+    )
+
+
+def level_seating(level):
+    """The seats of a level's current draw, with player and table, sorted by the
+    player's name the Swedish way (Å, Ä, Ö after Z): 1 query."""
+    seats = (
+        Seat.objects.current()
+        .filter(draw__level=level)
+        .select_related("player", "table", "draw")
+        .order_by("table__number", "position")
+    )
+    return sorted(seats, key=lambda seat: swedish_sort_key(seat.player.name))
+
+
+@dataclass(frozen=True)
+class LevelCloseReview:
+    """What closing the current level would do, and what still blocks it."""
+
+    board: object  # the Dashboard of the tournament (its level, tables and calls)
+    calls: tuple  # every open TableCall of the tournament, the longest waiting first
+    ties: tuple  # DashboardTable rows tied for first after their required hands
+    playing: tuple  # DashboardTable rows still short of their required hands
+    winners: tuple  # Players who won their table and may play on, by table number
+
+    @property
+    def level(self):
+        return self.board.level
+
+    @property
+    def blocked(self):
+        """Open calls and unsettled ties block closing, as do tables still playing."""
+        return bool(self.calls or self.ties or self.playing)
+
+    @property
+    def finishes(self):
+        """Closing names the champion (or finishes without one) instead of drawing on."""
+        return len(self.winners) <= 1
+
+    @property
+    def champion(self):
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+def level_close_review(tournament, *, now=None):
+    """The confirmation page of closing the current level: the dashboard's 6 queries."""
+    board = dashboard(tournament, now=now)
+    by_number = sorted(board.tables, key=lambda row: row.table.number)
+    calls = [row.call for row in by_number if row.call is not None]
+    calls += board.calls_elsewhere
+    return LevelCloseReview(
+        board=board,
+        calls=tuple(sorted(calls, key=lambda call: (call.called_at, call.pk))),
+        ties=tuple(row for row in by_number if row.tied),
+        playing=tuple(row for row in by_number if not row.is_over and not row.tied),
+        winners=tuple(row.winner for row in by_number if row.is_over and row.winner is not None),
+    )

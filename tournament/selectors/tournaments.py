@@ -1,0 +1,167 @@
+"""Tournaments: the list (the TD's and the players' home), their levels, the player roster."""
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Max, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce
+
+from tournament.lib.text import swedish_sort_key
+from tournament.models import (
+    Level,
+    Player,
+    Seat,
+    Table,
+    Tournament,
+)
+from tournament.selectors.tables import seats_with_players
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """One line of the TD's tournament list."""
+
+    tournament: Tournament
+    state: str  # "running", "registration", "finished"
+    players: int  # registered and not withdrawn
+    level: int | None  # the current (highest) level's number
+    tables_over: int  # of the current level's current draw
+    tables_total: int
+
+
+_STATE_ORDER = {"running": 0, "registration": 1, "finished": 2}
+
+
+def td_tournament_list(*, released_only=False):
+    """Every tournament for the TD: running first, then not started, then finished,
+    newest first within each; with players, current level and its tables: 2 queries.
+
+    `released_only` (the players' home page, issue 19 §5): a level whose current draw the
+    TD has not released is not counted, as on the public tournament page: the row shows
+    the level before it and that level's tables (or, before any released draw, the
+    tournament as not started).
+    """
+    players = (
+        Player.objects.filter(tournament=OuterRef("pk"), withdrawn_at__isnull=True)
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    levels = Level.objects.filter(tournament=OuterRef("pk"))
+    if released_only:
+        levels = levels.shown()
+    levels = levels.order_by().values("tournament").annotate(top=Max("number")).values("top")
+    tournaments = list(
+        Tournament.objects.select_related("champion")
+        .annotate(player_count=Coalesce(Subquery(players), 0), level_number=Subquery(levels))
+        .order_by("-created_at", "-id")
+    )
+    # Tables per level: of the open level for the TD; of every released level for the
+    # players (the one shown may be closed, its next one held). Each row keeps its level's.
+    tables = Table.objects.current()
+    tables = tables.shown() if released_only else tables.filter(level__closed_at__isnull=True)
+    counts = {
+        (row["level__tournament_id"], row["level__number"]): row
+        for row in tables.order_by()
+        .values("level__tournament_id", "level__number")
+        .annotate(total=Count("pk"), over=Count("pk", filter=Q(is_over=True)))
+    }
+    rows = []
+    for tournament in tournaments:
+        if tournament.finished_at is not None:
+            state = "finished"
+        elif tournament.level_number is None:
+            state = "registration"
+        else:
+            state = "running"
+        tables = counts.get((tournament.pk, tournament.level_number), {})
+        rows.append(
+            TournamentRow(
+                tournament=tournament,
+                state=state,
+                players=tournament.player_count,
+                level=tournament.level_number,
+                tables_over=tables.get("over", 0),
+                tables_total=tables.get("total", 0),
+            )
+        )
+    rows.sort(key=lambda row: _STATE_ORDER[row.state])  # stable: newest first within each
+    return rows
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    player: Player
+    status: str  # "registered", "withdrawn", "disqualified", "in", "out", "champion"
+
+
+@dataclass(frozen=True)
+class Roster:
+    entries: list  # RosterEntry, by name the Swedish way
+    drawn: bool  # the first draw is made
+
+    @property
+    def active(self):
+        """Players registered and not withdrawn."""
+        return sum(1 for entry in self.entries if entry.status != "withdrawn")
+
+    @property
+    def withdrawn(self):
+        return sum(1 for entry in self.entries if entry.status == "withdrawn")
+
+
+def player_roster(tournament):
+    """Every player of the tournament with his status, by name the Swedish way: 2 queries.
+
+    Before the first draw a player is registered or withdrawn; after it he is in
+    (still playing, or waiting for the next draw as his table's winner), out, the
+    champion, or disqualified. `tournament.champion_id` is taken as given.
+    """
+    players = list(Player.objects.filter(tournament=tournament))
+    last_seat = {}
+    for seat in (
+        Seat.objects.current()
+        .filter(table__level__tournament=tournament)
+        .select_related("table__level")
+        .order_by("table__level__number")
+    ):
+        last_seat[seat.player_id] = seat
+    drawn = bool(last_seat)
+
+    def status(player):
+        if player.withdrawn_at is not None:
+            return "withdrawn"
+        if player.disqualified:
+            return "disqualified"
+        if player.pk == tournament.champion_id:
+            return "champion"
+        seat = last_seat.get(player.pk)
+        if seat is None:
+            return "registered"
+        table = seat.table
+        if table.level.closed_at is None and not (table.is_over and table.winner_id != player.pk):
+            return "in"
+        return "out"
+
+    players.sort(key=lambda player: (swedish_sort_key(player.name), player.number))
+    return Roster(entries=[RosterEntry(player, status(player)) for player in players], drawn=drawn)
+
+
+def tournament_list():
+    """Tournaments, newest first, with their champion: 1 query."""
+    return list(Tournament.objects.select_related("champion").order_by("-created_at", "-id"))
+
+
+def tournament_levels(tournament):
+    """Every level with its current tables, seats and players: 3 queries."""
+    return list(
+        Level.objects.filter(tournament=tournament)
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "tables",
+                queryset=Table.objects.current().select_related("winner").order_by("number"),
+            ),
+            Prefetch("tables__seats", queryset=seats_with_players()),
+        )
+    )

@@ -1,0 +1,2 @@
+"""Web plumbing: URL converters, the public address of every printed link, QR codes, and the
+clear pages of database faults."""

@@ -362,7 +362,7 @@ class Table(KeptModel):
     # Each seat's standing here by its position ("0", "1", "2"), as SEAT_CACHE_DEFAULTS
     # names it (a Seat reads its own as attributes: `seat.total`). Kept in this row, not in
     # the seats' rows, so that a hand writes one row where it wrote four: three UPDATEs
-    # fewer, about 1.1 ms of a 5-6 ms hand on PostgreSQL (docs/performance.md).
+    # fewer, about 1.1 ms of a 5-6 ms hand on PostgreSQL (docs/performance-log.md).
     seat_caches = models.JSONField(default=dict, blank=True)
     # Bumped by every change at this table: pages poll it (with Tournament.revision).
     revision = models.PositiveIntegerField(default=0)

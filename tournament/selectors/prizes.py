@@ -36,7 +36,18 @@ class PrizeFigures:
 
     @property
     def fee_total(self):
+        """What the organiser keeps."""
         return self.paying * self.fee
+
+    @property
+    def net_buy_in(self):
+        """What each buy-in puts into the pool."""
+        return self.buy_in - self.fee
+
+    @property
+    def buy_ins_total(self):
+        """What the buy-ins put into the pool, all together."""
+        return self.paying * self.net_buy_in
 
 
 def paying_players(tournament):
@@ -112,7 +123,32 @@ def with_prizes(tournament, rows, figures=None):
     return [dataclasses.replace(row, prize=prize) for row, prize in zip(rows, prizes, strict=True)]
 
 
+@dataclass(frozen=True)
+class PrizedStandings:
+    """The standings with their prizes, for a page: `rows` (each with its `prize` once
+    final), the tournament's `figures`, and whether the standings are `final`."""
+
+    rows: list
+    figures: PrizeFigures
+    final: bool
+
+    @property
+    def shown(self):
+        """Whether the standings show a prize column: final, with a pool."""
+        return self.final and self.figures.any
+
+
+def prized_standings(tournament, rows):
+    """`rows` (selectors.standings) with their prizes: no query."""
+    figures = prize_figures(tournament, len(rows))
+    return PrizedStandings(
+        with_prizes(tournament, rows, figures), figures, standings_final(tournament, rows)
+    )
+
+
 __all__ = [
+    "PrizedStandings",
+    "prized_standings",
     "PlacePrize",
     "PoolChange",
     "PrizeFigures",

@@ -354,7 +354,9 @@ def _prize_lines(value):
     """A prize settings' before or after: amounts with their currency, shares as percents."""
     currency = value.get("currency", "")
     lines = []
-    for key, item in value.items():
+    # In the form's order: PostgreSQL's jsonb keeps an object's keys in an order of its own.
+    order = {key: index for index, key in enumerate(Tournament.PRIZE_SETTINGS)}
+    for key, item in sorted(value.items(), key=lambda pair: order.get(pair[0], len(order))):
         label = _detail_label(key, "tournament.prizes")
         if key in ("buy_in", "fee", "added_money", "prize_rounding") and type(item) is int:
             lines.append((label, money(item, currency)))

@@ -288,3 +288,13 @@ def test_prizes_page_needs_a_td(client, outsider, make_tournament):
     client.force_login(outsider)
     assert client.post(url, FORM).status_code == 403
     assert Tournament.objects.get(pk=tournament.pk).buy_in == 0
+
+
+def test_the_public_big_screen_shows_prizes_when_the_td_says_so(client, td_user, finished):
+    tournament, _seats = finished
+    set_prizes(tournament, td_user)
+    url = reverse("public:standings_projector", args=[tournament.pk])
+    assert "num prize" not in text(client.get(url))
+    set_prizes(tournament, td_user, prizes_public=True)
+    shown = re.findall(r'<td class="num prize">([^<]*)</td>', text(client.get(url)))
+    assert shown == [f"177.50{NBSP}SEK", f"118{NBSP}SEK", ""]

@@ -75,12 +75,6 @@ ALLOWED_CURSORS = {
     # The tournaments' names' lock (lock_tournament_names): pg_advisory_xact_lock, which the
     # ORM has no way to say; two TDs naming a tournament alike at once are checked in turn.
     "tournament/tables/locking.py": 1,
-    # A table with its level, tournament, draw, seats and players (read_table_and_seats),
-    # read by every hand and every service that locks one table: the ORM's join cost 1.9 ms
-    # to build and to make its models on SQLite, this 0.27 ms (a hand 3.5 ms in all;
-    # docs/performance-log.md, "Figures (29 Nov 2026, small hours …)"). Django's converters
-    # and from_db.
-    "tournament/tables/read.py": 1,
 }
 ALLOWED_RAW = {
     # The public pages' tournament (public_tournament), read by every rendering of every

@@ -65,10 +65,6 @@ WRITE_SQL = re.compile(r"\binsert\s+into\b|\bdelete\s+from\b|\bupdate\s+[\w\"{}.
 CURSOR = re.compile(r"\bconnection\.cursor\(\)|\bconnections\[[^\]]*\]\.cursor\(\)")
 # Every use of `connection.cursor()` in the app, with why the ORM could not do it.
 ALLOWED_CURSORS = {
-    # The poll token (revision_token): one constant read every poll of every phone runs
-    # first; through the ORM a table's token cost 0.7-0.9 ms against this string's 0.23 ms,
-    # about a bare view's time (docs/performance-log.md, "The poll token").
-    "tournament/selectors/tokens.py": 1,
     # The backup's snapshot: SET TRANSACTION ISOLATION LEVEL REPEATABLE READ as the
     # transaction's first statement (PostgreSQL), which the ORM has no way to say.
     "tournament/backups/export.py": 1,
@@ -76,13 +72,9 @@ ALLOWED_CURSORS = {
     # ORM has no way to say; two TDs naming a tournament alike at once are checked in turn.
     "tournament/tables/locking.py": 1,
 }
-ALLOWED_RAW = {
-    # The public pages' tournament (public_tournament), read by every rendering of every
-    # public page: its ORM form, with three subqueries, cost 2.2 ms to build for 0.35 ms
-    # in the database; this one 0.36 ms in all (docs/performance-log.md, "The public pages'
-    # tournament").
-    "tournament/selectors/public.py": 1,
-}
+# Every read is the ORM's: none written as SQL for speed (the poll token, a table with its
+# seats, the public pages' tournament were, until 2 Dec 2026).
+ALLOWED_RAW = {}
 
 
 def code_and_strings(text):

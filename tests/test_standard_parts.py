@@ -56,6 +56,9 @@ DRIVER = re.compile(r"^\s*(?:import|from)\s+psycopg2?\b", re.M)
 BELOW_THE_ORM = re.compile(
     r"\bconnection\.connection\b|\bconnections\[[^\]]*\]\.connection\b"
     r"|\bRawSQL\(|\.extra\("
+    # The backend's operations (quoting, adapting values, converters): Django's internals,
+    # which a query built by hand needs and the ORM applies by itself.
+    r"|\bconnection\.ops\b|\bconnections\[[^\]]*\]\.ops\b"
 )
 # A whole read written as SQL (`Manager.raw`): Django still makes the models and converts
 # their values; allowed, like a cursor, only where ALLOWED_RAW says why.
@@ -149,6 +152,12 @@ def test_the_wider_patterns_find_what_they_are_for():
     assert len(RAW.findall(code)) == 1
     assert len([s for s in strings if WRITE_SQL.search(s)]) == 3
     assert len(CURSOR.findall(code)) == 1
+    for line in (
+        "quote = connection.ops.quote_name",
+        "now = connection.ops.adapt_datetimefield_value(timezone.now())",
+        'found = connections["default"].ops.get_db_converters(column)',
+    ):
+        assert BELOW_THE_ORM.search(code_and_strings(line)[0]), line
     # What they leave alone: comments and prose, the ORM's own words.
     code, strings = code_and_strings(
         "# connection.cursor() and psycopg are named here, in a comment\n"

@@ -56,6 +56,9 @@ DRIVER = re.compile(r"^\s*(?:import|from)\s+psycopg2?\b", re.M)
 BELOW_THE_ORM = re.compile(
     r"\bconnection\.connection\b|\bconnections\[[^\]]*\]\.connection\b"
     r"|\bRawSQL\(|\.extra\("
+    # The backend's operations (quoting, adapting values, converters): Django's internals,
+    # which a query built by hand needs and the ORM applies by itself.
+    r"|\bconnection\.ops\b|\bconnections\[[^\]]*\]\.ops\b"
 )
 # A whole read written as SQL (`Manager.raw`): Django still makes the models and converts
 # their values; allowed, like a cursor, only where ALLOWED_RAW says why.
@@ -65,30 +68,16 @@ WRITE_SQL = re.compile(r"\binsert\s+into\b|\bdelete\s+from\b|\bupdate\s+[\w\"{}.
 CURSOR = re.compile(r"\bconnection\.cursor\(\)|\bconnections\[[^\]]*\]\.cursor\(\)")
 # Every use of `connection.cursor()` in the app, with why the ORM could not do it.
 ALLOWED_CURSORS = {
-    # The poll token (revision_token): one constant read every poll of every phone runs
-    # first; through the ORM a table's token cost 0.7-0.9 ms against this string's 0.23 ms,
-    # about a bare view's time (docs/performance-log.md, "The poll token").
-    "tournament/selectors/tokens.py": 1,
     # The backup's snapshot: SET TRANSACTION ISOLATION LEVEL REPEATABLE READ as the
     # transaction's first statement (PostgreSQL), which the ORM has no way to say.
     "tournament/backups/export.py": 1,
     # The tournaments' names' lock (lock_tournament_names): pg_advisory_xact_lock, which the
     # ORM has no way to say; two TDs naming a tournament alike at once are checked in turn.
     "tournament/tables/locking.py": 1,
-    # A table with its level, tournament, draw, seats and players (read_table_and_seats),
-    # read by every hand and every service that locks one table: the ORM's join cost 1.9 ms
-    # to build and to make its models on SQLite, this 0.27 ms (a hand 3.5 ms in all;
-    # docs/performance-log.md, "Figures (29 Nov 2026, small hours …)"). Django's converters
-    # and from_db.
-    "tournament/tables/read.py": 1,
 }
-ALLOWED_RAW = {
-    # The public pages' tournament (public_tournament), read by every rendering of every
-    # public page: its ORM form, with three subqueries, cost 2.2 ms to build for 0.35 ms
-    # in the database; this one 0.36 ms in all (docs/performance-log.md, "The public pages'
-    # tournament").
-    "tournament/selectors/public.py": 1,
-}
+# Every read is the ORM's: none written as SQL for speed (the poll token, a table with its
+# seats, the public pages' tournament were, until 2 Dec 2026).
+ALLOWED_RAW = {}
 
 
 def code_and_strings(text):
@@ -163,6 +152,12 @@ def test_the_wider_patterns_find_what_they_are_for():
     assert len(RAW.findall(code)) == 1
     assert len([s for s in strings if WRITE_SQL.search(s)]) == 3
     assert len(CURSOR.findall(code)) == 1
+    for line in (
+        "quote = connection.ops.quote_name",
+        "now = connection.ops.adapt_datetimefield_value(timezone.now())",
+        'found = connections["default"].ops.get_db_converters(column)',
+    ):
+        assert BELOW_THE_ORM.search(code_and_strings(line)[0]), line
     # What they leave alone: comments and prose, the ORM's own words.
     code, strings = code_and_strings(
         "# connection.cursor() and psycopg are named here, in a comment\n"

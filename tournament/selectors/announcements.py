@@ -16,22 +16,24 @@ class Shown:
     ends_at: object
 
 
-def _standing(field):
+def _standing(field, now):
     """One field of the tournament's standing announcement, as a subquery: the latest one
     not withdrawn whose end time is still to come (services.announcements.standing)."""
     return Subquery(
         Announcement.objects.filter(tournament_id=OuterRef("pk"), withdrawn_at__isnull=True)
-        .filter(Q(ends_at__isnull=True) | Q(ends_at__gt=Now()))
+        .filter(Q(ends_at__isnull=True) | Q(ends_at__gt=now))
         .order_by("-created_at", "-id")
         .values(field)[:1]
     )
 
 
-def with_announcement(queryset):
+def with_announcement(queryset, now=None):
     """Tournaments with their standing announcement's text and end (no query more): set
-    `.announcement` from them with `announcement_of`."""
+    `.announcement` from them with `announcement_of`. Standing at `now` (the database's
+    clock when None)."""
+    now = Now() if now is None else now
     return queryset.annotate(
-        announcement_text=_standing("text"), announcement_ends_at=_standing("ends_at")
+        announcement_text=_standing("text", now), announcement_ends_at=_standing("ends_at", now)
     )
 
 

@@ -1,30 +1,25 @@
 """The public pages (/t/...): light reads for a room of phones."""
 
-import datetime
 from dataclasses import dataclass
 
-from django.db import connection
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from tournament.lib.ids import is_db_id
 from tournament.lib.search import MAX_RESULTS, search
 from tournament.models import (
-    Announcement,
     Level,
     Penalty,
     Player,
     Seat,
-    Table,
     Tournament,
     seat_standing,
     shown_draw,
 )
-from tournament.selectors.announcements import announcement_of
+from tournament.selectors.announcements import announcement_of, with_announcement
 from tournament.selectors.standings import standings
 from tournament.selectors.tables import alone_in_draw
 from tournament.selectors.td_words import blank_td_words, without_td_words
-from tournament.selectors.tokens import join_token
+from tournament.selectors.tokens import join_tournament_token, open_tables_revision
 
 # Players' phones and the big screen: read-only, for a room of 300 polling at once. Each
 # reads what its page shows in a fixed number of queries whatever the tournament's size,
@@ -32,55 +27,24 @@ from tournament.selectors.tokens import join_token
 # played and required, Fantasyland, winner), never walking a table's history.
 
 
-def _public_tournament_sql():
-    """The tournament's row, its standing announcement (text, end) and the sum of its open
-    tables' revisions (`revision_token`'s part), named from the models' own tables.
-    `%s`: now, now, the tournament's id."""
-    quote = connection.ops.quote_name
-    tournament, table, level, announcement = (
-        quote(model._meta.db_table) for model in (Tournament, Table, Level, Announcement)
-    )
-    standing = (
-        f"FROM {announcement} a WHERE a.tournament_id = t.id AND a.withdrawn_at IS NULL"
-        " AND (a.ends_at IS NULL OR a.ends_at > %s) ORDER BY a.created_at DESC, a.id DESC LIMIT 1"
-    )
-    return (
-        f"SELECT t.*, (SELECT a.text {standing}) AS announcement_text,"
-        f" (SELECT a.ends_at {standing}) AS announcement_ends_at,"
-        f" COALESCE((SELECT SUM(tb.revision) FROM {table} tb JOIN {level} l ON l.id = tb.level_id"
-        " WHERE l.tournament_id = t.id AND l.closed_at IS NULL), 0) AS open_tables_revision"
-        f" FROM {tournament} t WHERE t.id = %s"
-    )
-
-
-def _aware(moment):
-    """A timestamp read outside a model field: SQLite gives it as text, in UTC."""
-    if isinstance(moment, str):
-        moment = parse_datetime(moment)
-    if moment is not None and timezone.is_naive(moment):
-        moment = timezone.make_aware(moment, datetime.UTC)
-    return moment
-
-
 def public_tournament(tournament_id):
     """The tournament with its revision token (`.token`, the same as `revision_token`) and
     its standing announcement (`.announcement`), read together in 1 query: the token is
     never newer than what the page then reads. None when there is no such tournament.
-
-    Every public page reads it for each rendering, so it is one plain query (Django's
-    `raw`): the ORM's form of it, with its three subqueries, cost 2.2 ms to build for 0.35
-    ms in the database, this 0.36 ms in all (PostgreSQL, bench/bench_public.py's room). Its
-    champion is read when shown (a finished tournament's pages no longer poll).
+    Its champion is read when shown (a finished tournament's pages no longer poll).
     """
     if not is_db_id(tournament_id):
         return None
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    found = list(Tournament.objects.raw(_public_tournament_sql(), [now, now, tournament_id]))
+    # The app's clock, not the database's: as the services tell a standing announcement.
+    found = list(
+        with_announcement(Tournament.objects.filter(pk=tournament_id), now=timezone.now())
+        .annotate(open_tables_revision=open_tables_revision())
+        .order_by()
+    )
     if not found:
         return None
     tournament = found[0]
-    tournament.announcement_ends_at = _aware(tournament.announcement_ends_at)
-    tournament.token = join_token(tournament.revision, tournament.open_tables_revision)
+    tournament.token = join_tournament_token(tournament.revision, tournament.open_tables_revision)
     announcement_of(tournament)
     return tournament
 

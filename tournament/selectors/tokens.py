@@ -1,45 +1,32 @@
 """The poll tokens: what every live page polls with, one indexed query (or none) each."""
 
-from functools import cache
 from typing import NamedTuple
 
-from django.db import connection
+from django.db.models import OuterRef, Subquery, Sum
 
 from tournament.lib.ids import is_db_id
-from tournament.models import (
-    Level,
-    Table,
-    Tournament,
-)
+from tournament.models import Table, Tournament
 
 
-# Both tokens are one constant SQL string run through `connection.cursor()` (Django's cursor,
-# its wrappers and errors; nothing prepared on the server, so a pooler in transaction mode
-# works): every poll of a room of phones runs it first, and an unchanged poll runs nothing
-# else. Built by the ORM at each poll, a table's token cost 0.7-0.9 ms in process against
-# this string's 0.23 ms (docs/performance-log.md, "The poll token"), about the bare view's
-# time.
-@cache
-def _token_sql(of_table):
-    """The token's query, named from the models' own tables and columns: the tournament's
-    (`%s`: its id) or one of its tables' (`%s, %s`: the table's id, the tournament's)."""
-    quote = connection.ops.quote_name
-    tournament, table, level = (model._meta.db_table for model in (Tournament, Table, Level))
-    rev, pk = quote("revision"), quote("id")
-    level_id, tournament_id = quote("level_id"), quote("tournament_id")
-    if of_table:
-        return (
-            f"SELECT t.{rev}, tb.{rev} FROM {quote(table)} tb"
-            f" JOIN {quote(level)} l ON l.{pk} = tb.{level_id}"
-            f" JOIN {quote(tournament)} t ON t.{pk} = l.{tournament_id}"
-            f" WHERE tb.{pk} = %s AND l.{tournament_id} = %s"
-        )
-    return (
-        f"SELECT t.{rev}, COALESCE((SELECT SUM(tb.{rev}) FROM {quote(table)} tb"
-        f" JOIN {quote(level)} l ON l.{pk} = tb.{level_id}"
-        f" WHERE l.{tournament_id} = t.{pk} AND l.{quote('closed_at')} IS NULL), 0)"
-        f" FROM {quote(tournament)} t WHERE t.{pk} = %s"
+def open_tables_revision():
+    """The sum of the revisions of the tournament's open levels' tables, the second half of
+    its token: a subquery of the tournament's row, so that both halves come from one read
+    (`revision_token`, `public.public_tournament`). None when it has no open table: the
+    reader counts that 0 (`join_tournament_token`), which keeps the query's only parameter the
+    tournament's id."""
+    revisions = (
+        Table.objects.filter(level__tournament_id=OuterRef("pk"), level__closed_at__isnull=True)
+        .order_by()
+        .values("level__tournament_id")
+        .annotate(total=Sum("revision"))
+        .values("total")
     )
+    return Subquery(revisions)
+
+
+def join_tournament_token(revision, open_tables_revision):
+    """The tournament's token from its revision and `open_tables_revision()` as read."""
+    return join_token(revision, open_tables_revision or 0)
 
 
 class RoomTokens(NamedTuple):
@@ -117,7 +104,19 @@ def revision_token(tournament_id, table_id=None):
     ids = (tournament_id,) if table_id is None else (table_id, tournament_id)
     if not all(is_db_id(value) for value in ids):
         return None
-    with connection.cursor() as cursor:
-        cursor.execute(_token_sql(table_id is not None), ids)
-        row = cursor.fetchone()
-    return None if row is None else join_token(row[0], row[1])
+    # One row by its key: no ORDER BY, no LIMIT (`first()` would add both).
+    if table_id is None:
+        found = list(
+            Tournament.objects.filter(pk=tournament_id)
+            .annotate(open_tables_revision=open_tables_revision())
+            .order_by()
+            .values_list("revision", "open_tables_revision")
+        )
+        return join_tournament_token(*found[0]) if found else None
+    found = list(
+        Table.objects.filter(pk=table_id)
+        .filter(level__tournament_id=tournament_id)  # its parameter second, as the ids
+        .order_by()
+        .values_list("level__tournament__revision", "revision")
+    )
+    return join_token(*found[0]) if found else None

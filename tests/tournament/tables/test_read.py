@@ -1,5 +1,5 @@
-"""The plain read of a table with its seats (`tournament.tables.read`) makes the same models
-as the ORM's read: every field of every instance, with the same value and type, on the
+"""The read of a table with its seats (`tournament.tables.read`) makes the same models as
+the ORM's plain read: every field of every instance, with the same value and type, on the
 database the suite runs on (CI runs it on SQLite and on PostgreSQL)."""
 
 import datetime

@@ -37,19 +37,15 @@ from tournament.forms.revisor import RevisorFixCardsForm
 from tournament.live.polling import vary_on_htmx
 from tournament.models import Hand, HandVersion
 from tournament.rules.hand_errors import invalid_hand_message
+from tournament.selectors.hand_preview import preview_boards
 from tournament.services import hands
 from tournament.services.stale import by_whom, clock
 from tournament.tables.state import history_state
 from tournament.views.refusals import add_service_error
 from tournament.views.revisor.binding import revisor_required
+from tournament.views.revisor.board_entry import picker_context, seat_boards
 from tournament.views.revisor.card import label
-from tournament.views.revisor.cards import (
-    edit_initial,
-    fresh_card,
-    picker_context,
-    preview_boards,
-    seat_boards,
-)
+from tournament.views.revisor.cards import edit_initial, fresh_card
 from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/fix.html"

@@ -1,8 +1,9 @@
-"""A table's last hands, as the revisor's card lists them."""
+"""A table's last hands, as the revisor's card lists them, and its last hand as the
+revisor's fix reads it."""
 
 from dataclasses import dataclass
 
-from tournament.models import HandResult
+from tournament.models import Hand, HandResult, HandVersion
 
 
 @dataclass(frozen=True)
@@ -35,3 +36,30 @@ def last_hands(table, count=5):
         for number, seat_id, points, fantasyland_next in rows:
             results[number][seat_id] = LastResult(points, fantasyland_next)
     return numbers, results
+
+
+@dataclass(frozen=True)
+class LastHand:
+    """The table's last hand as it stands: its current version and results, in seat order."""
+
+    hand: Hand
+    version: HandVersion
+    results: list  # HandResult, with seat__player
+
+    @property
+    def seats(self):
+        return [result.seat for result in self.results]
+
+    @property
+    def in_fantasyland(self):
+        return {result.seat_id: result.in_fantasyland for result in self.results}
+
+
+def last_hand(table):
+    """The table's last hand (the one the revisor may fix), or None before the first."""
+    hand = Hand.objects.filter(table=table, number=table.hands_played).first()
+    if hand is None:
+        return None
+    version = HandVersion.objects.current().get(hand=hand)
+    results = list(version.results.select_related("seat__player").order_by("seat__position"))
+    return LastHand(hand, version, results)

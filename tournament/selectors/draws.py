@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
 from tournament.lib.text import swedish_sort_key
 from tournament.models import (
@@ -35,6 +35,20 @@ def draw_preview(tournament):
         table_sizes=tuple(table_sizes(count)) if count >= 2 else (),
         drawn=drawn,
     )
+
+
+def level_with_held(tournament, number):
+    """The tournament's level of this number, with `held` (its current draw is not yet
+    released to the room) in the same query; None if it has none."""
+    held = Draw.objects.current().filter(level=OuterRef("pk"), released_at__isnull=True)
+    level = (
+        Level.objects.filter(tournament=tournament, number=number)
+        .annotate(held=Exists(held))
+        .first()
+    )
+    if level is not None:
+        level.tournament = tournament
+    return level
 
 
 def level_draws(level):

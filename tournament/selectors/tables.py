@@ -27,6 +27,16 @@ def alone_in_draw():
     return ~Exists(others)
 
 
+def bound_table(table_id):
+    """The table a revisor's device is bound to, with its level, tournament, draw and
+    winner, or None. Every request of a tablet reads it, its polls too: `get`, as
+    `first()` would add an ORDER BY for the one row an id names."""
+    try:
+        return Table.objects.select_related("level__tournament", "draw", "winner").get(pk=table_id)
+    except Table.DoesNotExist:
+        return None
+
+
 def level_tables(level):
     """A level's current tables with their seats, players and totals: 2 queries."""
     return list(

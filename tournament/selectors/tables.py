@@ -8,7 +8,9 @@ from tournament.models import (
     HandVersion,
     Seat,
     Table,
+    shown_draw,
 )
+from tournament.selectors.td_words import blank_td_words, without_td_words
 
 
 def seats_with_players():
@@ -35,6 +37,36 @@ def bound_table(table_id):
         return Table.objects.select_related("level__tournament", "draw", "winner").get(pk=table_id)
     except Table.DoesNotExist:
         return None
+
+
+def tournament_table(tournament, table_id):
+    """A table of this tournament (any level, any draw) with its level (its `tournament`
+    set), draw and winner, or None: 1 query."""
+    table = (
+        Table.objects.select_related("level", "draw", "winner")
+        .filter(pk=table_id, level__tournament=tournament)
+        .first()
+    )
+    if table is not None:
+        table.level.tournament = tournament
+    return table
+
+
+def shown_table(tournament, table_id):
+    """A table of this tournament (any level, any draw) as the room sees it: with its level
+    and draw, without the reason of a redraw, or None when it is not there or its draw is
+    not released to the room yet (issue 19 §5): 1 query."""
+    table = without_td_words(
+        Table.objects.select_related("level", "draw").filter(
+            pk=table_id, level__tournament=tournament
+        ),
+        ("draw", "Draw"),
+    ).first()
+    if table is None or not shown_draw(table.draw):
+        return None
+    blank_td_words([table.draw])
+    table.level.tournament = tournament
+    return table
 
 
 def level_tables(level):

@@ -4,6 +4,7 @@ revisor's fix reads it."""
 from dataclasses import dataclass
 
 from tournament.models import Hand, HandResult, HandVersion
+from tournament.selectors.tables import hand_history
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,16 @@ def last_hands(table, count=5):
     return numbers, results
 
 
+def first_version(table, number):
+    """The first version of the table's hand of this number (who recorded it and when),
+    or None while it is not recorded: 1 query."""
+    return (
+        HandVersion.objects.filter(hand__table=table, hand__number=number, version=1)
+        .select_related("created_by")
+        .first()
+    )
+
+
 @dataclass(frozen=True)
 class LastHand:
     """The table's last hand as it stands: its current version and results, in seat order."""
@@ -63,3 +74,34 @@ def last_hand(table):
     version = HandVersion.objects.current().get(hand=hand)
     results = list(version.results.select_related("seat__player").order_by("seat__position"))
     return LastHand(hand, version, results)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A recorded hand as the TD's correction page shows it: every version, the current
+    one's results, and whether its table still plays (a correction is made only then)."""
+
+    hand: Hand
+    history: list  # HandVersion, with their results
+    current: HandVersion
+    in_play: bool  # the table's draw is current and its level open
+
+    @property
+    def seats(self):
+        return [result.seat for result in self.current.results.all()]
+
+    @property
+    def fl_positions(self):
+        return [r.seat.position for r in self.current.results.all() if r.in_fantasyland]
+
+
+def hand_to_correct(table, number):
+    """The table's hand of this number with its history, or None if it has none."""
+    try:
+        hand = Hand.objects.get(table=table, number=number)
+    except Hand.DoesNotExist:
+        return None
+    history = hand_history(hand)
+    current = next(v for v in history if v.superseded_at is None)
+    in_play = table.draw.superseded_at is None and table.level.closed_at is None
+    return Correction(hand, history, current, in_play)

@@ -280,3 +280,21 @@ def fix_readback(last, points, fantasyland):
         )
         for result in last.results
     ]
+
+
+@dataclass(frozen=True)
+class ReadbackLine:
+    """One player of a hand by points read out to the table before it is recorded."""
+
+    name: str
+    points: int
+    fantasyland: bool
+
+
+def points_readback(seats, points, fantasyland):
+    """What is read out to the table: each player's points (`points` {position: points}),
+    and who goes to Fantasyland (`fantasyland`, the positions that go)."""
+    return [
+        ReadbackLine(seat.player.name, points[seat.position], seat.position in fantasyland)
+        for seat in seats
+    ]

@@ -170,6 +170,14 @@ def tournament_level(tournament, number):
     return level
 
 
+def tournament_player(tournament, player_id):
+    """A player of this tournament, or None: 1 query."""
+    try:
+        return Player.objects.get(pk=player_id, tournament=tournament)
+    except Player.DoesNotExist:
+        return None
+
+
 def tournament_named(name):
     """A tournament of this name (the one a backup named, imported before), or None."""
     return Tournament.objects.filter(name=name).first()

@@ -62,9 +62,6 @@ HAND_FORMS = {POINTS: HandPointsForm, CARDS: HandCardsForm}
 CORRECT_FORMS = {POINTS: CorrectPointsForm, CARDS: CorrectCardsForm}
 
 
-# ---------------------------------------------------------------- forms of this page
-
-
 # ---------------------------------------------------------------- helpers
 
 

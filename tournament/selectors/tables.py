@@ -17,6 +17,11 @@ def seats_with_players():
     return Seat.objects.select_related("player").order_by("position")
 
 
+def table_seats(table):
+    """The table's seats with their players, in seat order: 1 query."""
+    return list(table.seats.select_related("player").order_by("position"))
+
+
 def is_final_table(table):
     """The table is the only one of its draw, the final table: 1 query."""
     return not Table.objects.filter(draw_id=table.draw_id).exclude(pk=table.pk).exists()

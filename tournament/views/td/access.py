@@ -11,7 +11,7 @@ from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.rules.seating import deal_order
 from tournament.selectors.draws import level_with_held
-from tournament.selectors.tables import level_tables
+from tournament.selectors.tables import level_tables, table_seats
 from tournament.services import revisor_access
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, submit_once
@@ -64,7 +64,7 @@ def _access_page(request, tournament, table, form, errors=(), status=200):
         {
             "tournament": tournament,
             "table": table,
-            "seats": list(table.seats.select_related("player").order_by("position")),
+            "seats": table_seats(table),
             "access": access_details(request, table),
             "current": table.draw.superseded_at is None,
             "form": form,

@@ -244,21 +244,27 @@ def hand_new(request, tournament_id, table_id):
         return render_page(request, tournament, table, status=400, mode=mode, hand_form=form)
     try:
         recorded = hands.record_hand(table=table, actor=request.user, **form.service_kwargs())
-    except HandConflict as error:
-        number = form.cleaned_data["hand_number"]
-        add_service_error(form, recorded_meanwhile(table, number) or error)
-        return render_page(
-            request,
-            tournament,
-            table,
-            status=400,
-            mode=mode,
-            hand_form=form,
-            after_error={"conflict": True, "number": number},
-        )
     except ServiceError as error:
-        add_service_error(form, error)
-        return render_page(request, tournament, table, status=400, mode=mode, hand_form=form)
+        return _hand_refused(request, tournament, table, mode, form, error)
+    _said_recorded(request, recorded)
+    return redirect(table_url(tournament, table, mode if mode == CARDS else None))
+
+
+def _hand_refused(request, tournament, table, mode, form, error):
+    """The page again with the hand as typed and why; a hand recorded meanwhile says by
+    whom and when, and the page goes to it."""
+    after_error = None
+    if isinstance(error, HandConflict):
+        number = form.cleaned_data["hand_number"]
+        error = recorded_meanwhile(table, number) or error
+        after_error = {"conflict": True, "number": number}
+    add_service_error(form, error)
+    return render_page(
+        request, tournament, table, status=400, mode=mode, hand_form=form, after_error=after_error
+    )
+
+
+def _said_recorded(request, recorded):
     number = recorded.hand.number
     if recorded.created:
         messages.success(request, _("Hand %(hand)d recorded.") % {"hand": number})
@@ -268,7 +274,6 @@ def hand_new(request, tournament_id, table_id):
             _("Hand %(hand)d was already recorded from this form: nothing was recorded twice.")
             % {"hand": number},
         )
-    return redirect(table_url(tournament, table, mode if mode == CARDS else None))
 
 
 # ---------------------------------------------------------------- corrections

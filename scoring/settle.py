@@ -57,27 +57,51 @@ def evaluate_board(board: Board, rules: Rules = SM) -> RowValues:
     return RowValues(f, m, b, fouled, rr, rr[0] + rr[1] + rr[2])
 
 
+class PairSettlement(NamedTuple):
+    """What ``a`` wins from ``b``, told part by part (``b`` gets the negative of each).
+
+    ``rows``: front, middle, back from ``a``'s side, +1 won, -1 lost, 0 even (a
+    fouled hand loses every row; two fouled hands are even in all three).
+    ``row_points`` and ``bonus`` (the scoop, or the majority of rows in 2-4) are 0
+    where a foul is involved: ``foul_points`` then holds the fixed points against
+    a foul. ``royalties``: ``a``'s less ``b``'s (a fouled hand has none). ``points``
+    is the sum of the four.
+    """
+
+    rows: tuple[int, int, int]
+    row_points: int
+    bonus: int
+    foul_points: int
+    royalties: int
+    points: int
+
+
+def _row(x: int, y: int) -> int:
+    return 1 if x > y else -1 if x < y else 0
+
+
+def settle_pair(a: RowValues, b: RowValues, method: str = "1-6") -> PairSettlement:
+    """The pairwise settlement of ``a`` against ``b``, row by row (rules.md section 4)."""
+    bonus_rows, bonus, vs_foul = METHODS[method]
+    royalties = a.royalties - b.royalties
+    if a.fouled or b.fouled:
+        if a.fouled and b.fouled:
+            return PairSettlement((0, 0, 0), 0, 0, 0, 0, 0)  # they score nothing
+        side = -1 if a.fouled else 1
+        foul_points = side * vs_foul
+        return PairSettlement(
+            (side, side, side), 0, 0, foul_points, royalties, foul_points + royalties
+        )
+    rows = (_row(a.front, b.front), _row(a.middle, b.middle), _row(a.back, b.back))
+    won, lost = rows.count(1), rows.count(-1)
+    row_points = won - lost
+    extra = bonus if won >= bonus_rows else -bonus if lost >= bonus_rows else 0
+    return PairSettlement(rows, row_points, extra, 0, royalties, row_points + extra + royalties)
+
+
 def pair_points(a: RowValues, b: RowValues, method: str = "1-6") -> int:
     """Points ``a`` wins from ``b`` (``b`` gets the negative), royalties included."""
-    bonus_rows, bonus, vs_foul = METHODS[method]
-    if a.fouled:
-        if b.fouled:
-            return 0  # two fouled hands score nothing against each other
-        return -(vs_foul + b.royalties)
-    if b.fouled:
-        return vs_foul + a.royalties
-    won = lost = 0
-    for x, y in ((a.front, b.front), (a.middle, b.middle), (a.back, b.back)):
-        if x > y:
-            won += 1
-        elif x < y:
-            lost += 1
-    points = won - lost
-    if won >= bonus_rows:
-        points += bonus
-    elif lost >= bonus_rows:
-        points -= bonus
-    return points + a.royalties - b.royalties
+    return settle_pair(a, b, method).points
 
 
 def fantasyland_may_continue(repeat: str, streak: int) -> bool:

@@ -48,3 +48,11 @@ def seat_players(player_keys, seed):
         start += size
         seatings.append(TableSeating(number, players, rng.randrange(size)))
     return seatings
+
+
+def deal_order(positions, first_dealer_position):
+    """The seats' positions in the order the deal goes round, the first dealer first (the
+    next seat clockwise when the first dealer's seat is not among them)."""
+    ordered = sorted(positions)
+    first = next((i for i, p in enumerate(ordered) if p >= first_dealer_position), 0)
+    return ordered[first:] + ordered[:first]

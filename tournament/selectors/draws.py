@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
 from tournament.lib.text import swedish_sort_key
 from tournament.models import (
@@ -11,6 +11,7 @@ from tournament.models import (
     Player,
     Seat,
     Table,
+    shown_draw,
 )
 from tournament.rules.seating import table_sizes
 from tournament.selectors.dashboard import dashboard
@@ -37,6 +38,20 @@ def draw_preview(tournament):
     )
 
 
+def level_with_held(tournament, number):
+    """The tournament's level of this number, with `held` (its current draw is not yet
+    released to the room) in the same query; None if it has none."""
+    held = Draw.objects.current().filter(level=OuterRef("pk"), released_at__isnull=True)
+    level = (
+        Level.objects.filter(tournament=tournament, number=number)
+        .annotate(held=Exists(held))
+        .first()
+    )
+    if level is not None:
+        level.tournament = tournament
+    return level
+
+
 def level_draws(level):
     """Every draw of a level, newest first, with who made it, its tables, seats and
     players: 3 queries. The first is the current draw, the others were superseded."""
@@ -51,6 +66,36 @@ def level_draws(level):
     )
 
 
+@dataclass(frozen=True)
+class LevelPage:
+    """A level's draws as its TD page shows them: the current one and its tables, each
+    older one with the draw that replaced it (who, when and why are on that one), and what
+    the TD may still do."""
+
+    current: Draw
+    history: list  # (superseded draw, the draw that replaced it), newest first
+    started: bool  # a hand is recorded at one of its tables: the draw is locked (rules §1)
+    locked: bool  # started, or the level is closed
+    can_advance: bool  # open, the tournament not finished, and every table over
+
+
+def level_page(tournament, level):
+    """The level page's draws and what they allow: 3 queries (`level_draws`)."""
+    draws = level_draws(level)
+    current, superseded = draws[0], draws[1:]
+    replaced_by = {d.number - 1: d for d in draws}
+    tables = current.tables.all()
+    started = any(table.hands_played for table in tables)
+    is_open = level.closed_at is None
+    return LevelPage(
+        current=current,
+        history=[(old, replaced_by[old.number]) for old in superseded],
+        started=started,
+        locked=started or not is_open,
+        can_advance=(is_open and tournament.finished_at is None and all(t.is_over for t in tables)),
+    )
+
+
 def level_seating(level):
     """The seats of a level's current draw, with player and table, sorted by the
     player's name the Swedish way (Å, Ä, Ö after Z): 1 query."""
@@ -60,6 +105,31 @@ def level_seating(level):
         .select_related("player", "table", "draw")
         .order_by("table__number", "position")
     )
+    return sorted(seats, key=lambda seat: swedish_sort_key(seat.player.name))
+
+
+@dataclass(frozen=True)
+class RoomSeating:
+    """The seating as the room's projector shows it: nothing of a draw not yet released."""
+
+    seats: list  # by the player's name (Swedish order); [] while the draw is held
+    held: bool  # the level's current draw is not released to the room (§5)
+    table_count: int
+
+
+def room_seating(level):
+    """The level's seating for the room: 1 query (`level_seating`)."""
+    seats = level_seating(level)
+    held = bool(seats) and not shown_draw(seats[0].draw)
+    if held:
+        seats = []
+    return RoomSeating(seats, held, len({seat.table_id for seat in seats}))
+
+
+def seats_by_name(tables):
+    """The seats of `tables` (prefetched with their players) by the player's name, the
+    Swedish way: no query."""
+    seats = [seat for table in tables for seat in table.seats.all()]
     return sorted(seats, key=lambda seat: swedish_sort_key(seat.player.name))
 
 

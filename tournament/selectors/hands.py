@@ -1,8 +1,10 @@
-"""A table's last hands, as the revisor's card lists them."""
+"""A table's last hands, as the revisor's card lists them, and its last hand as the
+revisor's fix reads it."""
 
 from dataclasses import dataclass
 
-from tournament.models import HandResult
+from tournament.models import Hand, HandResult, HandVersion
+from tournament.selectors.tables import hand_history
 
 
 @dataclass(frozen=True)
@@ -35,3 +37,71 @@ def last_hands(table, count=5):
         for number, seat_id, points, fantasyland_next in rows:
             results[number][seat_id] = LastResult(points, fantasyland_next)
     return numbers, results
+
+
+def first_version(table, number):
+    """The first version of the table's hand of this number (who recorded it and when),
+    or None while it is not recorded: 1 query."""
+    return (
+        HandVersion.objects.filter(hand__table=table, hand__number=number, version=1)
+        .select_related("created_by")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class LastHand:
+    """The table's last hand as it stands: its current version and results, in seat order."""
+
+    hand: Hand
+    version: HandVersion
+    results: list  # HandResult, with seat__player
+
+    @property
+    def seats(self):
+        return [result.seat for result in self.results]
+
+    @property
+    def in_fantasyland(self):
+        return {result.seat_id: result.in_fantasyland for result in self.results}
+
+
+def last_hand(table):
+    """The table's last hand (the one the revisor may fix), or None before the first."""
+    hand = Hand.objects.filter(table=table, number=table.hands_played).first()
+    if hand is None:
+        return None
+    version = HandVersion.objects.current().get(hand=hand)
+    results = list(version.results.select_related("seat__player").order_by("seat__position"))
+    return LastHand(hand, version, results)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A recorded hand as the TD's correction page shows it: every version, the current
+    one's results, and whether its table still plays (a correction is made only then)."""
+
+    hand: Hand
+    history: list  # HandVersion, with their results
+    current: HandVersion
+    in_play: bool  # the table's draw is current and its level open
+
+    @property
+    def seats(self):
+        return [result.seat for result in self.current.results.all()]
+
+    @property
+    def fl_positions(self):
+        return [r.seat.position for r in self.current.results.all() if r.in_fantasyland]
+
+
+def hand_to_correct(table, number):
+    """The table's hand of this number with its history, or None if it has none."""
+    try:
+        hand = Hand.objects.get(table=table, number=number)
+    except Hand.DoesNotExist:
+        return None
+    history = hand_history(hand)
+    current = next(v for v in history if v.superseded_at is None)
+    in_play = table.draw.superseded_at is None and table.level.closed_at is None
+    return Correction(hand, history, current, in_play)

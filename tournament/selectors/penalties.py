@@ -5,13 +5,15 @@ another player), and the tournament's penalties."""
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from tournament.models import (
     Penalty,
     Seat,
     Table,
 )
 from tournament.rules.warnings import DISQUALIFYING_WARNING, warning_points
-from tournament.tables.state import cached_state
+from tournament.tables.state import cached_state, load_table
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,16 @@ def outcome_after_penalty(table, player_id, points):
         winner_before=names.get(before.winner_seat_id),
         winner_after=names.get(after.winner_seat_id),
         tied_after=tuple(names[i] for i in after.tied_leader_ids),
+    )
+
+
+def tournament_penalty(tournament, penalty_id):
+    """One penalty of this tournament with its player, table, level and who gave and
+    rescinded it, or None: 1 query."""
+    return (
+        Penalty.objects.select_related("player", "table__level", "created_by", "rescinded_by")
+        .filter(pk=penalty_id, tournament=tournament)
+        .first()
     )
 
 
@@ -71,4 +83,45 @@ def penalty_cost(player, kind):
         points=warning_points(kind, number) if table is not None else 0,
         disqualifies=number >= DISQUALIFYING_WARNING,
         table=table,
+    )
+
+
+def cost_text(cost):
+    """The cost of a penalty in words: "2nd warning: 35 points", "3rd warning: disqualified"."""
+    number, points = cost.warning_number, cost.points
+    if cost.disqualifies:
+        if points:
+            return _("3rd warning: %(points)d points and disqualified") % {"points": points}
+        return _("3rd warning: disqualified")
+    if number == 1:
+        if points:
+            return _("1st warning: %(points)d points") % {"points": points}
+        return _("1st warning: no points")
+    if points:
+        return _("2nd warning: %(points)d points") % {"points": points}
+    return _("2nd warning: no points")
+
+
+@dataclass(frozen=True)
+class PenaltyConfirmation:
+    """What the confirmation of a penalty states beside its cost: the player's seat at this
+    table, his total there once the points are off, and what that does to who wins."""
+
+    seat: Seat | None  # the player's seat at the table the penalty is given from
+    at_this_table: bool  # the points come off at this table
+    total_after: int | None
+    outcome: OutcomeChange | None  # only when points come off and he is not disqualified
+
+
+def penalty_confirmation(table, player, cost):
+    """The confirmation's facts of giving `player` (seated at `table`) a penalty of `cost`."""
+    seat = next((s for s in table.seats.all() if s.player_id == player.pk), None)
+    outcome = None
+    if cost.points and cost.table is not None and not cost.disqualifies:
+        outcome = outcome_after_penalty(load_table(cost.table.pk), player.pk, cost.points)
+    return PenaltyConfirmation(
+        seat=seat,
+        at_this_table=cost.table is not None and cost.table.pk == table.pk,
+        total_after=seat.total - cost.points if seat is not None else None,
+        outcome=outcome,
     )

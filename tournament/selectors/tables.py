@@ -8,11 +8,18 @@ from tournament.models import (
     HandVersion,
     Seat,
     Table,
+    shown_draw,
 )
+from tournament.selectors.td_words import blank_td_words, without_td_words
 
 
 def seats_with_players():
     return Seat.objects.select_related("player").order_by("position")
+
+
+def table_seats(table):
+    """The table's seats with their players, in seat order: 1 query."""
+    return list(table.seats.select_related("player").order_by("position"))
 
 
 def is_final_table(table):
@@ -25,6 +32,46 @@ def alone_in_draw():
     table, whose winner is the champion (in the same query as the seats)."""
     others = Table.objects.filter(draw_id=OuterRef("draw_id")).exclude(pk=OuterRef("table_id"))
     return ~Exists(others)
+
+
+def bound_table(table_id):
+    """The table a revisor's device is bound to, with its level, tournament, draw and
+    winner, or None. Every request of a tablet reads it, its polls too: `get`, as
+    `first()` would add an ORDER BY for the one row an id names."""
+    try:
+        return Table.objects.select_related("level__tournament", "draw", "winner").get(pk=table_id)
+    except Table.DoesNotExist:
+        return None
+
+
+def tournament_table(tournament, table_id):
+    """A table of this tournament (any level, any draw) with its level (its `tournament`
+    set), draw and winner, or None: 1 query."""
+    table = (
+        Table.objects.select_related("level", "draw", "winner")
+        .filter(pk=table_id, level__tournament=tournament)
+        .first()
+    )
+    if table is not None:
+        table.level.tournament = tournament
+    return table
+
+
+def shown_table(tournament, table_id):
+    """A table of this tournament (any level, any draw) as the room sees it: with its level
+    and draw, without the reason of a redraw, or None when it is not there or its draw is
+    not released to the room yet (issue 19 §5): 1 query."""
+    table = without_td_words(
+        Table.objects.select_related("level", "draw").filter(
+            pk=table_id, level__tournament=tournament
+        ),
+        ("draw", "Draw"),
+    ).first()
+    if table is None or not shown_draw(table.draw):
+        return None
+    blank_td_words([table.draw])
+    table.level.tournament = tournament
+    return table
 
 
 def level_tables(level):

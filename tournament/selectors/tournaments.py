@@ -13,6 +13,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.selectors.announcements import announcement_of, with_announcement
 from tournament.selectors.tables import seats_with_players
 
 
@@ -145,6 +146,41 @@ def player_roster(tournament):
 
     players.sort(key=lambda player: (swedish_sort_key(player.name), player.number))
     return Roster(entries=[RosterEntry(player, status(player)) for player in players], drawn=drawn)
+
+
+def td_tournament(tournament_id):
+    """The tournament of a TD page's URL with its champion and its standing announcement
+    (`.announcement`, the projectors show it) in the same query, or None."""
+    tournaments = with_announcement(Tournament.objects.select_related("champion"))
+    try:
+        tournament = tournaments.get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        return None
+    announcement_of(tournament)
+    return tournament
+
+
+def tournament_level(tournament, number):
+    """The tournament's level of this number (its `tournament` set), or None."""
+    try:
+        level = Level.objects.get(tournament=tournament, number=number)
+    except Level.DoesNotExist:
+        return None
+    level.tournament = tournament
+    return level
+
+
+def tournament_player(tournament, player_id):
+    """A player of this tournament, or None: 1 query."""
+    try:
+        return Player.objects.get(pk=player_id, tournament=tournament)
+    except Player.DoesNotExist:
+        return None
+
+
+def tournament_named(name):
+    """A tournament of this name (the one a backup named, imported before), or None."""
+    return Tournament.objects.filter(name=name).first()
 
 
 def tournament_list():

@@ -1,6 +1,6 @@
 import pytest
 
-from tournament.rules.seating import new_seed, seat_players, table_sizes
+from tournament.rules.seating import deal_order, new_seed, seat_players, table_sizes
 
 
 @pytest.mark.parametrize(
@@ -51,3 +51,13 @@ def test_seed_is_128_bits_of_hex():
     seed = new_seed()
     assert len(seed) == 32 and int(seed, 16) >= 0
     assert new_seed() != seed
+
+
+def test_the_deal_goes_round_from_the_first_dealer():
+    # Three seats 0, 1, 2 with the first dealer at 1: 1 deals, then 2, then 0.
+    assert deal_order([2, 0, 1], 1) == [1, 2, 0]
+    assert deal_order([0, 1, 2], 0) == [0, 1, 2]
+    # Heads-up from seats 0 and 2 whose first dealer sat at 1 (gone): the next seat, 2.
+    assert deal_order([0, 2], 1) == [2, 0]
+    # Past the last seat the deal wraps round to the first.
+    assert deal_order([0, 1], 5) == [0, 1]

@@ -7,8 +7,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournament.models import Table, shown_draw
-from tournament.selectors.td_words import blank_td_words, without_td_words
+from tournament.selectors.tables import shown_table
 from tournament.web.public_address import public_link
 from tournament.web.qr import qr_svg
 
@@ -17,17 +16,10 @@ def get_table(tournament, table_id):
     """A table of this tournament (any level, any draw) with its level and draw, without the
     reason of a redraw (1 query), or 404: a table of another tournament is not found here
     either."""
-    table = without_td_words(
-        Table.objects.select_related("level", "draw").filter(
-            pk=table_id, level__tournament=tournament
-        ),
-        ("draw", "Draw"),
-    ).first()
-    if table is None or not shown_draw(table.draw):
+    table = shown_table(tournament, table_id)
+    if table is None:
         # An unreleased table is not there for the room yet (issue 19 §5).
         raise Http404("No such table in this tournament.")
-    blank_td_words([table.draw])
-    table.level.tournament = tournament
     return table
 
 

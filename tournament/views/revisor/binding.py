@@ -31,6 +31,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tournament.live.polling import vary_on_htmx
 from tournament.models import RevisorStation, Table
+from tournament.selectors.stations import bound_station
+from tournament.selectors.tables import bound_table
 from tournament.services.revisor_stations import station_table
 
 SESSION_KEY = "revisor_binding"
@@ -77,13 +79,8 @@ def current_binding(request):
         return Binding(None)
     if "station" in saved:
         return _station_binding(saved)
-    # Every request of a tablet reads it, its polls too: `get`, as `first()` would add an
-    # ORDER BY for the one row an id names.
-    try:
-        table = Table.objects.select_related("level__tournament", "draw", "winner").get(
-            pk=saved.get("table")
-        )
-    except Table.DoesNotExist:
+    table = bound_table(saved.get("table"))
+    if table is None:
         return Binding(None)
     numbers = {"table": table.number, "level": table.level.number}
     if table.revisor_key != saved.get("key"):
@@ -96,9 +93,7 @@ def current_binding(request):
 
 
 def _station_binding(saved):
-    station = (
-        RevisorStation.objects.select_related("tournament").filter(pk=saved.get("station")).first()
-    )
+    station = bound_station(saved.get("station"))
     if station is None:
         return Binding(None)
     if station.key != saved.get("key"):

@@ -14,8 +14,6 @@ points to read out to the table first; only "Confirm hand N" records them, with 
 same submission key (a double tap records one hand).
 """
 
-from dataclasses import dataclass
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -28,6 +26,7 @@ from tournament.forms.revisor import CallForm, GeneralCallForm
 from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.live.tokens import shows_already, table_token
 from tournament.selectors.card import read_card
+from tournament.selectors.hand_preview import points_readback
 from tournament.selectors.tokens import read_table_token
 from tournament.services import calls, hands
 from tournament.tables.state import cached_state
@@ -237,16 +236,27 @@ def record(request):
     step = request.POST.get("step")
     if not form.is_valid():
         return _render(request, read_card(table), points_form=form, status=400)
-    number = form.cleaned_data["hand_number"]
     if step == CHANGE:
         return _render(request, read_card(table), points_form=form)
     if table.level.tournament.table_confirms_points and step != CONFIRM:
-        # Read out to the table first; nothing is recorded before "Confirm".
-        error = _not_recordable(state, table, number)
-        if error is not None:
-            return _refused(request, table, number, error)
-        card = read_card(table)
-        return _render(request, card, points_form=form, readback=_readback(card, form))
+        return _points_readback(request, table, state, form)
+    return _record_points(request, table, form)
+
+
+def _points_readback(request, table, state, form):
+    """Read out to the table first; nothing is recorded before "Confirm"."""
+    number = form.cleaned_data["hand_number"]
+    error = _not_recordable(state, table, number)
+    if error is not None:
+        return _refused(request, table, number, error)
+    card = read_card(table)
+    points, fantasyland = form.points(), form.fantasyland()
+    readback = points_readback(card.playing, points, fantasyland)
+    return _render(request, card, points_form=form, readback=readback)
+
+
+def _record_points(request, table, form):
+    number = form.cleaned_data["hand_number"]
     try:
         recorded = hands.record_hand(table=table, actor_label=label(table), **form.service_kwargs())
     except (HandConflict, TableOver) as error:
@@ -270,22 +280,6 @@ def record(request):
     # Read for the hand and written with it, at the revision it read: as fresh as a new read.
     request.revisor_table = recorded.hand.table
     return _after_post(request, known=(recorded.state, list(recorded.seats)))
-
-
-@dataclass(frozen=True)
-class ReadbackLine:
-    name: str
-    points: int
-    fantasyland: bool
-
-
-def _readback(card, form):
-    """What is read out to the table: each player's points, and who goes to Fantasyland."""
-    points, fantasyland = form.points(), form.fantasyland()
-    return [
-        ReadbackLine(seat.player.name, points[seat.position], seat.position in fantasyland)
-        for seat in card.playing
-    ]
 
 
 @revisor_required

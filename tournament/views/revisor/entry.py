@@ -11,6 +11,7 @@ from tournament.errors import InvalidEntry
 from tournament.forms.revisor import ShortCodeForm
 from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.models import REVISOR_CODE_ALPHABET, RevisorStation
+from tournament.selectors.stations import station_with_key
 from tournament.services import revisor_access
 from tournament.services.revisor_stations import station_held
 from tournament.views.revisor.binding import (
@@ -83,7 +84,7 @@ def link(request, key):
 
 def station_link(request, key):
     """A station's private link (its card is printed once for the event): bind to it."""
-    station = RevisorStation.objects.filter(key=key).first()
+    station = station_with_key(key)
     if station is None:
         messages.error(
             request,

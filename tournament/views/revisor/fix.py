@@ -23,7 +23,6 @@ The revisor then sees the hand as it stands, with who changed it and when.
 
 import uuid
 from contextlib import suppress
-from dataclasses import dataclass, replace
 
 from django.contrib import messages
 from django.shortcuts import redirect, render
@@ -35,52 +34,21 @@ from tournament.errors import HandConflict, NotAllowed, ServiceError
 from tournament.forms.hands import CorrectPointsForm
 from tournament.forms.revisor import RevisorFixCardsForm
 from tournament.live.polling import vary_on_htmx
-from tournament.models import Hand, HandVersion
+from tournament.models import HandVersion
 from tournament.rules.hand_errors import invalid_hand_message
+from tournament.selectors.hand_preview import fix_readback, preview_fix
+from tournament.selectors.hands import last_hand
 from tournament.services import hands
 from tournament.services.stale import by_whom, clock
-from tournament.tables.state import history_state
 from tournament.views.refusals import add_service_error
 from tournament.views.revisor.binding import revisor_required
+from tournament.views.revisor.board_entry import picker_context, seat_boards
 from tournament.views.revisor.card import label
-from tournament.views.revisor.cards import (
-    edit_initial,
-    fresh_card,
-    picker_context,
-    preview_boards,
-    seat_boards,
-)
+from tournament.views.revisor.cards import edit_initial, fresh_card
 from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/fix.html"
 CARDS_TEMPLATE = "tournament/revisor/fix_cards.html"
-
-
-@dataclass(frozen=True)
-class LastHand:
-    """The table's last hand as it stands: its current version and results, in seat order."""
-
-    hand: Hand
-    version: HandVersion
-    results: list  # HandResult, with seat__player
-
-    @property
-    def seats(self):
-        return [result.seat for result in self.results]
-
-    @property
-    def in_fantasyland(self):
-        return {result.seat_id: result.in_fantasyland for result in self.results}
-
-
-def _last_hand(table):
-    """The table's last hand, or None before the first."""
-    hand = Hand.objects.filter(table=table, number=table.hands_played).first()
-    if hand is None:
-        return None
-    version = HandVersion.objects.current().get(hand=hand)
-    results = list(version.results.select_related("seat__player").order_by("seat__position"))
-    return LastHand(hand, version, results)
 
 
 def _not_fixable(request, table, last):
@@ -105,7 +73,7 @@ def _checks(request):
 def fix(request):
     """The fix page of the last hand (a POST: a fix by points, or back from the check)."""
     table = request.revisor_table
-    last = _last_hand(table)
+    last = last_hand(table)
     refused = _not_fixable(request, table, last)
     if refused is not None:
         return refused
@@ -126,31 +94,6 @@ def _points_initial(last):
     return initial
 
 
-@dataclass(frozen=True)
-class FixReadbackLine:
-    """One player of a fix by points read back to the table: before and after."""
-
-    name: str
-    was: int
-    points: int
-    was_fantasyland: bool
-    fantasyland: bool
-
-
-def _fix_readback(last, form):
-    points, fantasyland = form.points(), form.fantasyland()
-    return [
-        FixReadbackLine(
-            result.seat.player.name,
-            result.points,
-            points[result.seat.position],
-            result.fantasyland_next,
-            result.seat.position in fantasyland,
-        )
-        for result in last.results
-    ]
-
-
 def _render_points(request, table, last, form, *, status=200, readback=None, conflict=None):
     context = {
         "form": form,
@@ -167,7 +110,6 @@ def _render_points(request, table, last, form, *, status=200, readback=None, con
 def _points_fix(request, table, last):
     """The fix by points. With the table confirming points, `step=check` (the form's
     button) reads it back, `step=confirm` saves it, `step=change` brings the form back."""
-    hand = last.hand
     if request.method != "POST":
         form = CorrectPointsForm(initial=_points_initial(last), seats=last.seats)
         return _render_points(request, table, last, form)
@@ -175,52 +117,65 @@ def _points_fix(request, table, last):
     step = request.POST.get("step")
     if confirms and step == "confirm" and _posted_key(request.POST) == last.version.idempotency_key:
         # This very fix is the hand's version now: the answer to it was lost on the way.
-        _saved(request, False, hand.number)
+        _saved(request, False, last.hand.number)
         return redirect("revisor:card")
     form = CorrectPointsForm(request.POST, seats=last.seats)
     if not form.is_valid():
         return _render_points(request, table, last, form, status=400)
-    if form.cleaned_data["hand_number"] != hand.number:
-        # Back to the card, as a checked fix by cards goes: this page, now of the next hand
-        # with the fix typed for the one before, led round in a loop. What was typed is said,
-        # for the TD.
-        names = {seat.position: seat.player.name for seat in last.seats}
-        typed = ", ".join(
-            f"{names[position]} {points:+d}" for position, points in sorted(form.points().items())
-        )
-        messages.error(
-            request,
-            _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
-            % {"hand": form.cleaned_data["hand_number"]}
-            + " "
-            + _("Your fix, to tell the TD: %(points)s.") % {"points": typed},
-        )
-        return fresh_card(request)
+    if form.cleaned_data["hand_number"] != last.hand.number:
+        return _points_for_another_hand(request, last, form)
     if confirms and step == "change":
         return _render_points(request, table, last, form)
     if confirms and step != "confirm":
-        if form.cleaned_data["version"] != last.version.version:
-            # Corrected since the fix was opened: it would be read out against another hand.
-            return _points_conflict(request, table, last)
-        # Read out to the table first; nothing is changed before "Confirm".
-        return _render_points(request, table, last, form, readback=_fix_readback(last, form))
+        return _points_readback(request, table, last, form)
+    return _save_points_fix(request, table, last, form)
+
+
+def _points_for_another_hand(request, last, form):
+    """Back to the card, as a checked fix by cards goes: this page, now of the next hand
+    with the fix typed for the one before, led round in a loop. What was typed is said,
+    for the TD."""
+    names = {seat.position: seat.player.name for seat in last.seats}
+    typed = ", ".join(
+        f"{names[position]} {points:+d}" for position, points in sorted(form.points().items())
+    )
+    messages.error(
+        request,
+        _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
+        % {"hand": form.cleaned_data["hand_number"]}
+        + " "
+        + _("Your fix, to tell the TD: %(points)s.") % {"points": typed},
+    )
+    return fresh_card(request)
+
+
+def _points_readback(request, table, last, form):
+    """Read out to the table first; nothing is changed before "Confirm"."""
+    if form.cleaned_data["version"] != last.version.version:
+        # Corrected since the fix was opened: it would be read out against another hand.
+        return _points_conflict(request, table, last)
+    readback = fix_readback(last, form.points(), form.fantasyland())
+    return _render_points(request, table, last, form, readback=readback)
+
+
+def _save_points_fix(request, table, last, form):
     try:
         # The service refuses the fix if the hand was corrected since the fix was opened
         # (its version travels with the form and the readback), under the table's lock.
         corrected = hands.correct_hand(
-            hand=hand,
+            hand=last.hand,
             actor=None,
             actor_label=label(table),
             only_if_last=True,
             **form.service_kwargs(),
         )
     except ServiceError as error:
-        now = _last_hand(table)
+        now = last_hand(table)
         if isinstance(error, HandConflict) and _changed(now, form):
             return _points_conflict(request, table, now)
         add_service_error(form, error)
         return _render_points(request, table, last, form, status=400)
-    _saved(request, corrected.created, hand.number)
+    _saved(request, corrected.created, last.hand.number)
     return redirect("revisor:card")
 
 
@@ -336,30 +291,6 @@ def _cards_conflict(request, last):
     return _render_cards(request, last, form=_cards_form(last), conflict=conflict, status=409)
 
 
-def _preview_fix(table, last, form):
-    """The fixed hand scored with the hand's own Fantasyland, as correct_hand scores it,
-    each player beside the points and Fantasyland of the version it replaces."""
-    history = history_state(table)
-    played = next(p for p in history.played if p.number == last.hand.number)
-    seats = last.seats
-    preview = preview_boards(
-        seats,
-        form.boards(),
-        [(bool(played.in_fantasyland.get(s.id)), played.streak.get(s.id, 1)) for s in seats],
-        table.level.tournament.rules,
-    )
-    was = {result.seat.position: result for result in last.results}
-    players = tuple(
-        replace(
-            player,
-            was=was[player.position].points,
-            was_fantasyland_next=was[player.position].fantasyland_next,
-        )
-        for player in preview.players
-    )
-    return replace(preview, players=players)
-
-
 def _posted_fix(request, last):
     """The fix posted, read and checked against the hand as it stands: (form, None) to go
     on with, or (None, the answer: the card saying why not, or the form with its errors)."""
@@ -381,12 +312,12 @@ def fix_check(request):
     if request.method != "POST":
         return redirect("revisor:fix")
     table = request.revisor_table
-    last = _last_hand(table)
+    last = last_hand(table)
     form, answer = _posted_fix(request, last)
     if answer is not None:
         return answer
     try:
-        preview = _preview_fix(table, last, form)
+        preview = preview_fix(table, last, form.boards())
     except InvalidHand as error:  # the form checks rows and duplicates: a safety net
         form.add_error(None, invalid_hand_message(error, [s.player.name for s in last.seats]))
         return _render_cards(request, last, form=form, status=400)
@@ -417,7 +348,7 @@ def fix_confirm(request):
     if request.method != "POST":
         return redirect("revisor:fix")
     table = request.revisor_table
-    last = _last_hand(table)
+    last = last_hand(table)
     if last is not None and _posted_key(request.POST) == last.version.idempotency_key:
         # This very fix is the hand's version now: the answer to it was lost on the way.
         _saved(request, False, last.hand.number)
@@ -438,7 +369,7 @@ def fix_confirm(request):
         return fresh_card(request)
     except ServiceError as error:
         # Corrected between the check above and the service's lock: refused there.
-        now = _last_hand(table)
+        now = last_hand(table)
         if isinstance(error, HandConflict) and _changed(now, form):
             return _cards_conflict(request, now)
         add_service_error(form, error)

@@ -1,7 +1,6 @@
 """TD pages: a table's revisor access (link, QR code, short code, regenerate) and table cards."""
 
 from django.contrib import messages
-from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -10,8 +9,9 @@ from django.utils.translation import ngettext
 
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
-from tournament.models import Draw, Level
-from tournament.selectors.tables import level_tables
+from tournament.rules.seating import deal_order
+from tournament.selectors.draws import level_with_held
+from tournament.selectors.tables import level_tables, table_seats
 from tournament.services import revisor_access
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, submit_once
@@ -64,7 +64,7 @@ def _access_page(request, tournament, table, form, errors=(), status=200):
         {
             "tournament": tournament,
             "table": table,
-            "seats": list(table.seats.select_related("player").order_by("position")),
+            "seats": table_seats(table),
             "access": access_details(request, table),
             "current": table.draw.superseded_at is None,
             "form": form,
@@ -119,42 +119,33 @@ def table_access_regenerate(request, tournament_id, table_id):
 
 def dealer_order(table):
     """The table's seats in the order the deal goes round, the first dealer first."""
-    seats = sorted(table.seats.all(), key=lambda seat: seat.position)
-    first = next(
-        (i for i, seat in enumerate(seats) if seat.position >= table.first_dealer_position), 0
-    )
-    return seats[first:] + seats[:first]
+    seats = {seat.position: seat for seat in table.seats.all()}
+    return [seats[p] for p in deal_order(seats, table.first_dealer_position)]
+
+
+def _table_card(request, tournament, table):
+    """One table's printed card: its seats, the deal's order, its access and blank rows."""
+    return {
+        "table": table,
+        "seats": list(table.seats.all()),
+        "dealers": dealer_order(table),
+        "access": access_details(request, table),
+        "rows": range(1, tournament.min_hands + 1),
+        "extra_rows": range(EXTRA_ROWS),
+        "row_height": row_height_class(tournament.min_hands + EXTRA_ROWS),
+    }
 
 
 @td_required
 def table_cards(request, tournament_id, level):
     tournament = get_tournament(tournament_id)
-    held = Draw.objects.current().filter(level=OuterRef("pk"), released_at__isnull=True)
-    level_obj = (
-        Level.objects.filter(tournament=tournament, number=level)
-        .annotate(held=Exists(held))  # in the same query: no query more
-        .first()
-    )
+    level_obj = level_with_held(tournament, level)
     if level_obj is None:
         raise Http404("No such level in this tournament.")
-    level_obj.tournament = tournament
     if level_obj.held:  # the cards name the seated players: not before the release (§5)
         return held_print(request, tournament, level_obj, "cards")
-    cards = []
     tables = level_tables(level_obj)
-    for table in tables:
-        seats = list(table.seats.all())
-        cards.append(
-            {
-                "table": table,
-                "seats": seats,
-                "dealers": dealer_order(table),
-                "access": access_details(request, table),
-                "rows": range(1, tournament.min_hands + 1),
-                "extra_rows": range(EXTRA_ROWS),
-                "row_height": row_height_class(tournament.min_hands + EXTRA_ROWS),
-            }
-        )
+    cards = [_table_card(request, tournament, table) for table in tables]
     return render(
         request,
         "tournament/td/access/table_cards.html",

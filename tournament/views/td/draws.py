@@ -17,11 +17,16 @@ from django.views.decorators.http import require_http_methods
 
 from tournament.errors import Conflict, ServiceError
 from tournament.forms.td import AdvanceForm, DrawForm, RedrawLevelForm, ReleaseForm
-from tournament.lib.text import swedish_sort_key
 from tournament.live.polling import polling_ends, unchanged, vary_on_htmx
-from tournament.models import shown_draw
 from tournament.selectors import standings as standings_reads
-from tournament.selectors.draws import draw_preview, level_close_review, level_draws, level_seating
+from tournament.selectors.draws import (
+    draw_preview,
+    level_close_review,
+    level_draws,
+    level_page,
+    room_seating,
+    seats_by_name,
+)
 from tournament.selectors.prizes import prized_standings
 from tournament.selectors.tokens import revision_token, tournament_revision
 from tournament.services import draws
@@ -114,33 +119,22 @@ def draw(request, tournament_id):
 def _render_level(request, tournament, level, form, status=200, release_form=None):
     """The level page; `form`: the redraw form as sent (None: a fresh one, made from the
     draw shown)."""
-    draws_of_level = level_draws(level)
-    current, superseded = draws_of_level[0], draws_of_level[1:]
+    page = level_page(tournament, level)
     if form is None:
-        form = RedrawLevelForm(initial={"draw": current.pk})
-    # Who replaced a superseded draw, when and why, is on the draw that replaced it.
-    replaced_by = {d.number - 1: d for d in draws_of_level}
-    history = [(old, replaced_by[old.number]) for old in superseded]
-    started = any(table.hands_played for table in current.tables.all())
-    is_open = level.closed_at is None
-    can_advance = (
-        is_open
-        and tournament.finished_at is None
-        and all(table.is_over for table in current.tables.all())
-    )
+        form = RedrawLevelForm(initial={"draw": page.current.pk})
     return render(
         request,
         TEMPLATES + "level.html",
         {
             "tournament": tournament,
             "level": level,
-            "draw": current,
-            "tables": current.tables.all(),
-            "history": history,
-            "locked": started or not is_open,
-            "started": started,
+            "draw": page.current,
+            "tables": page.current.tables.all(),
+            "history": page.history,
+            "locked": page.locked,
+            "started": page.started,
             "form": form,
-            "can_advance": can_advance,
+            "can_advance": page.can_advance,
             "release_form": release_form or ReleaseForm(),
         },
         status=status,
@@ -254,12 +248,8 @@ def level_projector(request, tournament_id, level):
         return poll
     tournament = get_tournament(tournament_id)
     level = get_level(tournament, level)
-    seats = level_seating(level)
     # The projector is the room's: a draw the TD has not released shows no seat (§5).
-    held = bool(seats) and not shown_draw(seats[0].draw)
-    if held:
-        seats = []
-    tables = {seat.table_id: seat.table for seat in seats}
+    seating = room_seating(level)
     template = TEMPLATES + "level_projector.html"
     if request.htmx:
         template += "#seating"
@@ -269,11 +259,11 @@ def level_projector(request, tournament_id, level):
         {
             "tournament": tournament,
             "level": level,
-            "seats": seats,
-            "table_count": len(tables),
-            "held": held,
+            "seats": seating.seats,
+            "table_count": seating.table_count,
+            "held": seating.held,
             # The final's few players, large (the room watches it): one column.
-            "size": "final" if len(tables) == 1 else _list_size(len(seats)),
+            "size": "final" if seating.table_count == 1 else _list_size(len(seating.seats)),
             "rev": token,
             "poll_seconds": POLL_SECONDS,
             "stop": polling_ends(tournament),
@@ -303,8 +293,7 @@ def level_print(request, tournament_id, level):
     if draw.released_at is None:
         return held_print(request, tournament, level, "seating")
     by_table = draw.tables.all()
-    seats = [seat for table in by_table for seat in table.seats.all()]
-    seats.sort(key=lambda seat: swedish_sort_key(seat.player.name))
+    seats = seats_by_name(by_table)
     return render(
         request,
         TEMPLATES + "level_print.html",

@@ -30,11 +30,11 @@ from tournament import backups as backup_service
 from tournament.audit.sentences import actor_name
 from tournament.errors import ServiceError
 from tournament.forms.td import ImportBackupForm
-from tournament.models import Tournament
 from tournament.rules.money import amount_input
 from tournament.selectors.exports import tournament_hand_results
 from tournament.selectors.prizes import prized_standings
 from tournament.selectors.standings import standings
+from tournament.selectors.tournaments import tournament_named
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
@@ -127,7 +127,7 @@ def _imported_before(form):
     name = settings.get("name") if isinstance(settings, dict) else None
     if not isinstance(name, str):
         return None
-    return Tournament.objects.filter(name=name).first()
+    return tournament_named(name)
 
 
 @td_required

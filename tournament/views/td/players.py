@@ -9,7 +9,8 @@ no-show), and the page says so before. A name can always be corrected.
 """
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -17,9 +18,8 @@ from django.utils.translation import ngettext
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
-from tournament.models import Player
 from tournament.selectors.prizes import paying_players, pool_change
-from tournament.selectors.tournaments import player_roster
+from tournament.selectors.tournaments import player_roster, tournament_player
 from tournament.services import registration
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
@@ -224,7 +224,10 @@ def _as_registered(line):
 
 
 def _player(tournament, player_id):
-    return get_object_or_404(Player, pk=player_id, tournament=tournament)
+    player = tournament_player(tournament, player_id)
+    if player is None:
+        raise Http404("No Player matches the given query.")
+    return player
 
 
 @td_required

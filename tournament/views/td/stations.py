@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
-from tournament.models import RevisorStation
+from tournament.selectors.stations import station_numbered, tournament_stations
 from tournament.services import revisor_stations
 from tournament.services.draws import current_level
 from tournament.services.revisor_stations import station_numbers_wanted
@@ -37,7 +37,7 @@ def station_access(request, station):
 
 
 def _page(request, tournament, errors=(), status=200):
-    stations = list(RevisorStation.objects.filter(tournament=tournament).order_by("number"))
+    stations = tournament_stations(tournament)
     wanted = station_numbers_wanted(tournament)
     return render(
         request,
@@ -79,10 +79,9 @@ def _cards_url(tournament):
 
 def _station(tournament_id, number):
     tournament = get_tournament(tournament_id)
-    station = RevisorStation.objects.filter(tournament=tournament, number=number).first()
+    station = station_numbered(tournament, number)
     if station is None:
         raise Http404("No such station in this tournament.")
-    station.tournament = tournament
     return station
 
 

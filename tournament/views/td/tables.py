@@ -15,7 +15,8 @@ correction made from an older version of the hand, a tie decided meanwhile).
 import uuid
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -31,14 +32,20 @@ from tournament.forms.hands import (
 )
 from tournament.forms.td import RescindOnceForm, TablePenaltyForm, TieOnceForm
 from tournament.live.polling import unchanged, vary_on_htmx
-from tournament.models import Hand, HandVersion, Penalty, Tournament
-from tournament.selectors.penalties import PenaltyCost, outcome_after_penalty, penalty_cost
+from tournament.models import HandVersion, Penalty, Tournament
+from tournament.selectors.hands import first_version, hand_to_correct
+from tournament.selectors.penalties import (
+    PenaltyCost,
+    cost_text,
+    penalty_confirmation,
+    penalty_cost,
+    tournament_penalty,
+)
 from tournament.selectors.score_card import score_card
-from tournament.selectors.tables import hand_history, is_final_table
+from tournament.selectors.tables import is_final_table
 from tournament.selectors.tokens import revision_token
 from tournament.services import calls, hands, penalties
 from tournament.services.stale import by_whom, clock
-from tournament.tables.state import load_table
 from tournament.views.access import post_only, td_required
 from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
 from tournament.views.refusals import add_service_error
@@ -53,9 +60,6 @@ TIE_CONFIRM_TEMPLATE = "tournament/td/tables/tie_confirm.html"
 POINTS, CARDS = HandVersion.Mode.POINTS, HandVersion.Mode.CARDS
 HAND_FORMS = {POINTS: HandPointsForm, CARDS: HandCardsForm}
 CORRECT_FORMS = {POINTS: CorrectPointsForm, CARDS: CorrectCardsForm}
-
-
-# ---------------------------------------------------------------- forms of this page
 
 
 # ---------------------------------------------------------------- helpers
@@ -240,21 +244,27 @@ def hand_new(request, tournament_id, table_id):
         return render_page(request, tournament, table, status=400, mode=mode, hand_form=form)
     try:
         recorded = hands.record_hand(table=table, actor=request.user, **form.service_kwargs())
-    except HandConflict as error:
-        number = form.cleaned_data["hand_number"]
-        add_service_error(form, recorded_meanwhile(table, number) or error)
-        return render_page(
-            request,
-            tournament,
-            table,
-            status=400,
-            mode=mode,
-            hand_form=form,
-            after_error={"conflict": True, "number": number},
-        )
     except ServiceError as error:
-        add_service_error(form, error)
-        return render_page(request, tournament, table, status=400, mode=mode, hand_form=form)
+        return _hand_refused(request, tournament, table, mode, form, error)
+    _said_recorded(request, recorded)
+    return redirect(table_url(tournament, table, mode if mode == CARDS else None))
+
+
+def _hand_refused(request, tournament, table, mode, form, error):
+    """The page again with the hand as typed and why; a hand recorded meanwhile says by
+    whom and when, and the page goes to it."""
+    after_error = None
+    if isinstance(error, HandConflict):
+        number = form.cleaned_data["hand_number"]
+        error = recorded_meanwhile(table, number) or error
+        after_error = {"conflict": True, "number": number}
+    add_service_error(form, error)
+    return render_page(
+        request, tournament, table, status=400, mode=mode, hand_form=form, after_error=after_error
+    )
+
+
+def _said_recorded(request, recorded):
     number = recorded.hand.number
     if recorded.created:
         messages.success(request, _("Hand %(hand)d recorded.") % {"hand": number})
@@ -264,7 +274,6 @@ def hand_new(request, tournament_id, table_id):
             _("Hand %(hand)d was already recorded from this form: nothing was recorded twice.")
             % {"hand": number},
         )
-    return redirect(table_url(tournament, table, mode if mode == CARDS else None))
 
 
 # ---------------------------------------------------------------- corrections
@@ -288,82 +297,71 @@ def _initial(version, mode):
 def hand_correct(request, tournament_id, table_id, number):
     """The TD corrects a recorded hand: its content prefilled, a reason required."""
     tournament, table = _tables(tournament_id, table_id)
-    hand = get_object_or_404(Hand, table=table, number=number)
-    history = hand_history(hand)
-    current = next(v for v in history if v.superseded_at is None)
-    seats = [result.seat for result in current.results.all()]
+    correction = hand_to_correct(table, number)
+    if correction is None:
+        raise Http404("No Hand matches the given query.")
+    current = correction.current
     mode = chosen_mode(request, tournament, default=current.mode)
     form_class = CORRECT_FORMS[mode]
-    in_play = table.draw.superseded_at is None and table.level.closed_at is None
-    status = 200
-    if request.method == "POST":
-        form = form_class(request.POST, seats=seats)
-        status = 400
-        if form.is_valid():
-            if form.cleaned_data["hand_number"] != hand.number:
-                form.add_error(None, _("This form was for another hand; reload the page."))
-            else:
-                try:
-                    recorded = hands.correct_hand(
-                        hand=hand, actor=request.user, **form.service_kwargs()
-                    )
-                except ServiceError as error:
-                    # Corrected meanwhile (HandConflict): what was typed stays, made from
-                    # the old version; the message says to reload and see the new one.
-                    status = 409 if isinstance(error, Conflict) else 400
-                    add_service_error(form, error)
-                else:
-                    if recorded.created:
-                        messages.success(
-                            request,
-                            _("Hand %(hand)d corrected.") % {"hand": hand.number},
-                        )
-                    else:
-                        messages.info(
-                            request,
-                            _("This correction of hand %(hand)d was already saved.")
-                            % {"hand": hand.number},
-                        )
-                    return redirect(table_url(tournament, table))
-    else:
+    if request.method != "POST":
         initial = {**_initial(current, mode), "version": current.version}
-        form = form_class(seats=seats, hand_number=hand.number, initial=initial)
-    url = reverse("td:hand_correct", args=[tournament.pk, table.pk, hand.number])
+        form = form_class(
+            seats=correction.seats, hand_number=correction.hand.number, initial=initial
+        )
+        return _correct_page(request, tournament, table, correction, form, mode)
+    form = form_class(request.POST, seats=correction.seats)
+    status = _save_correction(request, correction.hand, form)
+    if status is None:
+        return redirect(table_url(tournament, table))
+    return _correct_page(request, tournament, table, correction, form, mode, status=status)
+
+
+def _save_correction(request, hand, form):
+    """Correct the hand from the posted form: None once done (said in a message), else
+    the status of the form shown again with what went wrong."""
+    if not form.is_valid():
+        return 400
+    if form.cleaned_data["hand_number"] != hand.number:
+        form.add_error(None, _("This form was for another hand; reload the page."))
+        return 400
+    try:
+        recorded = hands.correct_hand(hand=hand, actor=request.user, **form.service_kwargs())
+    except ServiceError as error:
+        # Corrected meanwhile (HandConflict): what was typed stays, made from the old
+        # version; the message says to reload and see the new one.
+        add_service_error(form, error)
+        return 409 if isinstance(error, Conflict) else 400
+    if recorded.created:
+        messages.success(request, _("Hand %(hand)d corrected.") % {"hand": hand.number})
+    else:
+        messages.info(
+            request,
+            _("This correction of hand %(hand)d was already saved.") % {"hand": hand.number},
+        )
+    return None
+
+
+def _correct_page(request, tournament, table, correction, form, mode, status=200):
+    url = reverse("td:hand_correct", args=[tournament.pk, table.pk, correction.hand.number])
     context = {
         "tournament": tournament,
         "table": table,
-        "hand": hand,
-        "history": history,
-        "current": current,
+        "hand": correction.hand,
+        "history": correction.history,
+        "current": correction.current,
         "form": form,
         "mode": mode,
         "modes": mode_links(url, tournament, mode),
         "action": with_mode(url, tournament, mode),
-        "in_play": in_play,
-        "same_mode": mode == current.mode,
-        "fl_positions": [r.seat.position for r in current.results.all() if r.in_fantasyland],
+        "in_play": correction.in_play,
+        "same_mode": mode == correction.current.mode,
+        "fl_positions": correction.fl_positions,
         "cards_help": mode == CARDS,
     }
     return render(request, CORRECT_TEMPLATE, context, status=status)
 
 
 # ---------------------------------------------------------------- penalties
-
-
-def cost_text(cost):
-    """The cost of a penalty in words: "2nd warning: 35 points", "3rd warning: disqualified"."""
-    number, points = cost.warning_number, cost.points
-    if cost.disqualifies:
-        if points:
-            return _("3rd warning: %(points)d points and disqualified") % {"points": points}
-        return _("3rd warning: disqualified")
-    if number == 1:
-        if points:
-            return _("1st warning: %(points)d points") % {"points": points}
-        return _("1st warning: no points")
-    if points:
-        return _("2nd warning: %(points)d points") % {"points": points}
-    return _("2nd warning: no points")
 
 
 @td_required
@@ -451,11 +449,7 @@ def recorded_meanwhile(table, number):
     """What the TD is told when the hand he typed on paper was recorded meanwhile (by the
     revisor's tablet, or another TD): by whom and when, and where it is; None if it was not.
     (The revisor's words, "the TD can correct it", were the service's.)"""
-    version = (
-        HandVersion.objects.filter(hand__table=table, hand__number=number, version=1)
-        .select_related("created_by")
-        .first()
-    )
+    version = first_version(table, number)
     if version is None:
         return None
     who = by_whom(version.created_by, version.entered_by_label)
@@ -479,8 +473,7 @@ def recorded_meanwhile(table, number):
 
 def _confirm(request, tournament, table, form, cost, *, changed=False, status=200, call_id=None):
     player = form.cleaned_data["player"]
-    seat = next((s for s in table.seats.all() if s.player_id == player.pk), None)
-    at_this_table = cost.table is not None and cost.table.pk == table.pk
+    facts = penalty_confirmation(table, player, cost)
     context = {
         "tournament": tournament,
         "table": table,
@@ -489,14 +482,10 @@ def _confirm(request, tournament, table, form, cost, *, changed=False, status=20
         "kind_label": dict(Penalty.Kind.choices)[form.cleaned_data["kind"]],
         "cost": cost,
         "cost_text": cost_text(cost),
-        "seat": seat,
-        "at_this_table": at_this_table,
-        "total_after": seat.total - cost.points if seat is not None else None,
-        "outcome": (
-            outcome_after_penalty(load_table(cost.table.pk), player.pk, cost.points)
-            if cost.points and cost.table is not None and not cost.disqualifies
-            else None
-        ),
+        "seat": facts.seat,
+        "at_this_table": facts.at_this_table,
+        "total_after": facts.total_after,
+        "outcome": facts.outcome,
         "changed": changed,
         "call_id": call_id,
     }
@@ -507,11 +496,9 @@ def _confirm(request, tournament, table, form, cost, *, changed=False, status=20
 def penalty_rescind(request, tournament_id, penalty_id):
     """Rescind a penalty, with a reason; it stays on record, marked."""
     tournament = get_tournament(tournament_id)
-    penalty = get_object_or_404(
-        Penalty.objects.select_related("player", "table__level", "created_by", "rescinded_by"),
-        pk=penalty_id,
-        tournament=tournament,
-    )
+    penalty = tournament_penalty(tournament, penalty_id)
+    if penalty is None:
+        raise Http404("No Penalty matches the given query.")
     if penalty.table_id is not None:
         fallback = table_url(tournament, penalty.table) + "#penalties"
     else:

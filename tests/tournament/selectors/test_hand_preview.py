@@ -7,7 +7,7 @@ from django.utils import translation
 
 from scoring import Rules, score_hand
 from scoring.cards import card_code
-from tournament.views.revisor.cards import score_preview
+from tournament.selectors.hand_preview import score_preview
 
 ANNA = {"front": "Qs Qh 2c", "middle": "Ks Kh 9d 8c 7s", "back": "As Ad Ac 3c 3s"}
 BO = {"front": "4s 4h 2d", "middle": "Js Jh 5d 4c 3d", "back": "9s Th Jd Qc Kc"}

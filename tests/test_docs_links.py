@@ -41,8 +41,9 @@ def expanded(path):
 
 
 def headings(doc):
+    # A heading's title as it reads: "### `prizes`" is cited as "prizes".
     return [
-        line.lstrip("#").strip()
+        line.lstrip("#").strip().replace("`", "")
         for line in doc.read_text(encoding="utf-8").splitlines()
         if line.startswith("#")
     ]

@@ -33,6 +33,7 @@ from tournament.rules.board_parts import refuse_stray_parts, refuse_wrong_discar
 from tournament.rules.hand_errors import invalid_hand_message
 from tournament.rules.table_fold import HandInput, ResultInput, play, repeat_broken
 from tournament.rules.validation import clean_int, clean_text, instance, saved
+from tournament.services.idempotency import idempotent
 from tournament.services.stale import by_whom, clock
 from tournament.tables.locking import lock_table, read_table_and_seats
 from tournament.tables.state import (
@@ -681,6 +682,7 @@ def tie_decided_meanwhile(table, settlement):
     return Conflict(message % params)
 
 
+@idempotent("tie.settle")
 @transaction.atomic
 def settle_tie(*, table, actor, winner, reason, based_on_settlement=NOT_CHECKED):
     """The TD decides a tie for first (e.g. by a card draw) instead of playing on.

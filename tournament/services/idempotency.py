@@ -1,0 +1,166 @@
+"""A change made once, however often its form is sent (double click, resend, retry).
+
+The one mechanism for every form that changes state. The form carries a one-time key
+(`OnceForm`'s hidden field); the service that makes the change takes it (`key=`) and keeps
+it, in the same transaction as the change, in a row unique on the key (`FormSubmission`),
+with what the change was asked to do (its fingerprint) and what it made (`result_id`):
+
+- a new key: the change is made and the key kept with it; a change refused (ServiceError)
+  keeps no key, so the corrected form can be sent again;
+- the same key with the same content (the same submission sent again): nothing is made
+  again, `AlreadyDone` is raised with the first change's result;
+- the same key with other content (a page brought back and changed, a key copied, another
+  form): `KeyInUse`, nothing is changed. "Already done" would say a change was made that
+  was not.
+
+The key is claimed before the change is worked out: a second request with the key waits on
+the unique row until the first commits, then is answered as a repeat, before the checks
+that would now refuse it (the player disqualified, the tie settled).
+
+A hand keeps its key on its own row (`HandVersion.idempotency_key`, unique, services/hands.py):
+a hand is recorded without a lock and this keeps its path to one insert. It answers by the
+same rule: the same hand sent again is the hand recorded, another change is KeyInUse.
+A call without a key (an admin action, a command, a test) makes its change every time.
+"""
+
+import functools
+import hashlib
+import json
+import uuid
+
+from django.db import IntegrityError, models, transaction
+from django.utils.translation import gettext as _
+
+from tournament import audit
+from tournament.errors import InvalidEntry, KeyInUse
+from tournament.models import FormSubmission, HandVersion
+
+# The `action` of the rows kept before 0017, by the views' forms (the fingerprint of the
+# request): they answer as they did, by that fingerprint or, empty, as the same submission.
+LEGACY_ACTION = "form"
+
+
+class AlreadyDone(Exception):  # noqa: N818 - not an error: the change was made, once
+    """The same submission sent again: its change was made before, nothing is made twice.
+    `first` is what the first one made (None when it made no row, or kept none)."""
+
+    def __init__(self, first=None):
+        super().__init__("already done")
+        self.first = first
+
+
+def key_in_use():
+    return KeyInUse(
+        _(
+            "This form's key was already used for another change, which was made: "
+            "nothing was changed now. Reload the page and send it again."
+        )
+    )
+
+
+def _plain(value):
+    """What a service argument stands for in a fingerprint: a row by its model and id."""
+    if isinstance(value, models.Model):
+        return [value._meta.label_lower, value.pk]
+    if isinstance(value, (set, frozenset)):
+        return sorted(map(str, value))
+    return str(value)
+
+
+def fingerprint(action, content):
+    """A digest of what a change is asked to do: the same arguments give the same."""
+    text = json.dumps([action, content], sort_keys=True, default=_plain)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def clean_key(key):
+    if key is None or isinstance(key, uuid.UUID):
+        return key
+    try:
+        return uuid.UUID(str(key))
+    except ValueError:
+        raise InvalidEntry(
+            _("This form is out of date: reload the page and send it again.")
+        ) from None
+
+
+def _answer(key, action, digest, load):
+    """The key is kept already: the first change's result for the same submission, or
+    KeyInUse for another."""
+    kept = FormSubmission.objects.filter(key=key).first()
+    if kept is None:  # kept by a transaction that has rolled back since: send it again
+        raise key_in_use()
+    same = kept.fingerprint in ("", digest) and kept.action in (action, LEGACY_ACTION, "")
+    if not same:
+        raise key_in_use()
+    first = None
+    if load is not None and kept.result_id is not None:
+        first = load._default_manager.filter(pk=kept.result_id).first()
+    raise AlreadyDone(first)
+
+
+def run_once(change, *, key, action, content, actor=None, load=None, digest=None):
+    """Make `change()` once for `key`; return its result.
+
+    `content` is what the change is asked to do (its fingerprint is kept with the key);
+    `load` the model of the result, to give the first one back on a repeat. Raises
+    AlreadyDone for the same submission sent again, KeyInUse for a key of another change.
+    With no key, `change()` is simply made.
+    """
+    key = clean_key(key)
+    if key is None:
+        return change()
+    digest = digest or fingerprint(action, content)
+    if HandVersion.objects.filter(idempotency_key=key).exists():
+        raise key_in_use()  # a hand's key: never a form's
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                kept = FormSubmission.objects.create(
+                    key=key, action=action, fingerprint=digest, user=audit.actor_or_none(actor)
+                )
+        except IntegrityError:
+            _answer(key, action, digest, load)
+        result = change()
+        if load is not None and isinstance(result, load) and isinstance(result.pk, int):
+            kept.result_id = result.pk
+            kept.save(update_fields=["result_id"])
+        return result
+
+
+def idempotent(action, load=None):
+    """A service that takes `key=`: kept by `run_once`, its keyword arguments (the actor
+    aside) the content. `load` is the model the service returns."""
+
+    def wrap(service):
+        @functools.wraps(service)
+        def once(*args, key=None, **kwargs):
+            if key is None:
+                return service(*args, **kwargs)
+            content = {name: value for name, value in kwargs.items() if name != "actor"}
+            return run_once(
+                lambda: service(*args, **kwargs),
+                key=key,
+                action=action,
+                content=[list(args), content],
+                actor=kwargs.get("actor"),
+                load=load,
+            )
+
+        return once
+
+    return wrap
+
+
+def kept_for(key, action):
+    """Whether `key` made an `action` change: 1 query. Asked by a page whose form is refused
+    by its own checks before any service runs (the player disqualified since by the
+    penalty): a key that made such a change is that submission sent again."""
+    try:
+        key = clean_key(key) if key else None
+    except InvalidEntry:
+        return False
+    if key is None:
+        return False
+    kept = FormSubmission.objects.filter(key=key).values_list("action", flat=True).first()
+    return kept is not None and kept in (action, LEGACY_ACTION, "")

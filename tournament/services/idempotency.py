@@ -32,7 +32,7 @@ from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext as _
 
 from tournament import audit
-from tournament.errors import InvalidEntry, KeyInUse
+from tournament.errors import HandConflict, InvalidEntry, KeyInUse
 from tournament.models import FormSubmission, HandVersion
 
 # The `action` of the rows kept before 0017, by the views' forms (the fingerprint of the
@@ -164,3 +164,34 @@ def kept_for(key, action):
         return False
     kept = FormSubmission.objects.filter(key=key).values_list("action", flat=True).first()
     return kept is not None and kept in (action, LEGACY_ACTION, "")
+
+
+def hand_sent_again(key, table, same):
+    """A hand's key, by the same rule as a form's: the version `key` made at `table` when
+    this submission is that one sent again (`same(version)`: the same hand, recorded or
+    corrected from the same version); None for a new key. A key that made a change at
+    another table, or another change here, is refused: nothing is written, and no
+    "already recorded" answers for another hand."""
+    version = (
+        HandVersion.objects.filter(idempotency_key=key).select_related("hand").order_by().first()
+    )
+    if version is None:
+        return None
+    if version.hand.table_id != table.pk:
+        raise HandConflict(_("This submission was already used at another table; reload the page."))
+    if not same(version):
+        if version.version == 1:
+            change = _("hand %(hand)d as recorded") % {"hand": version.hand.number}
+        else:
+            change = _("hand %(hand)d as corrected (version %(version)d)") % {
+                "hand": version.hand.number,
+                "version": version.version,
+            }
+        raise KeyInUse(
+            _(
+                "This entry's key was already used for %(change)s: nothing was changed now. "
+                "Reload the page and send it again."
+            )
+            % {"change": change}
+        )
+    return version

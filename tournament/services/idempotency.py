@@ -27,6 +27,8 @@ import functools
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext as _
@@ -44,12 +46,12 @@ class AlreadyDone(Exception):  # noqa: N818 - not an error: the change was made,
     """The same submission sent again: its change was made before, nothing is made twice.
     `first` is what the first one made (None when it made no row, or kept none)."""
 
-    def __init__(self, first=None):
+    def __init__(self, first: models.Model | None = None) -> None:
         super().__init__("already done")
         self.first = first
 
 
-def key_in_use():
+def key_in_use() -> KeyInUse:
     return KeyInUse(
         _(
             "This form's key was already used for another change, which was made: "
@@ -58,7 +60,7 @@ def key_in_use():
     )
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """What a service argument stands for in a fingerprint: a row by its model and id."""
     if isinstance(value, models.Model):
         return [value._meta.label_lower, value.pk]
@@ -67,13 +69,13 @@ def _plain(value):
     return str(value)
 
 
-def fingerprint(action, content):
+def fingerprint(action: str, content: Any) -> str:
     """A digest of what a change is asked to do: the same arguments give the same."""
     text = json.dumps([action, content], sort_keys=True, default=_plain)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def clean_key(key):
+def clean_key(key: Any) -> uuid.UUID | None:
     if key is None or isinstance(key, uuid.UUID):
         return key
     try:
@@ -84,7 +86,7 @@ def clean_key(key):
         ) from None
 
 
-def _answer(key, action, digest, load):
+def _answer(key: uuid.UUID, action: str, digest: str, load: type[models.Model] | None) -> NoReturn:
     """The key is kept already: the first change's result for the same submission, or
     KeyInUse for another."""
     kept = FormSubmission.objects.filter(key=key).first()
@@ -99,7 +101,15 @@ def _answer(key, action, digest, load):
     raise AlreadyDone(first)
 
 
-def run_once(change, *, key, action, content, actor=None, load=None, digest=None):
+def run_once(
+    change: Callable[[], Any],
+    *,
+    key: Any,
+    action: str,
+    content: Any,
+    actor: Any = None,
+    load: type[models.Model] | None = None,
+) -> Any:
     """Make `change()` once for `key`; return its result.
 
     `content` is what the change is asked to do (its fingerprint is kept with the key);
@@ -110,7 +120,7 @@ def run_once(change, *, key, action, content, actor=None, load=None, digest=None
     key = clean_key(key)
     if key is None:
         return change()
-    digest = digest or fingerprint(action, content)
+    digest = fingerprint(action, content)
     if HandVersion.objects.filter(idempotency_key=key).exists():
         raise key_in_use()  # a hand's key: never a form's
     with transaction.atomic():
@@ -128,7 +138,7 @@ def run_once(change, *, key, action, content, actor=None, load=None, digest=None
         return result
 
 
-def idempotent(action, load=None):
+def idempotent(action: str, load: type[models.Model] | None = None) -> Callable:
     """A service that takes `key=`: kept by `run_once`, its keyword arguments (the actor
     aside) the content. `load` is the model the service returns."""
 
@@ -152,7 +162,7 @@ def idempotent(action, load=None):
     return wrap
 
 
-def kept_for(key, action):
+def kept_for(key: Any, action: str) -> bool:
     """Whether `key` made an `action` change: 1 query. Asked by a page whose form is refused
     by its own checks before any service runs (the player disqualified since by the
     penalty): a key that made such a change is that submission sent again."""
@@ -166,7 +176,9 @@ def kept_for(key, action):
     return kept is not None and kept in (action, LEGACY_ACTION, "")
 
 
-def hand_sent_again(key, table, same):
+def hand_sent_again(
+    key: uuid.UUID, table: models.Model, same: Callable[[HandVersion], bool]
+) -> HandVersion | None:
     """A hand's key, by the same rule as a form's: the version `key` made at `table` when
     this submission is that one sent again (`same(version)`: the same hand, recorded or
     corrected from the same version); None for a new key. A key that made a change at

@@ -1,7 +1,8 @@
 """Public pages under load: a room of phones, big screens and revisors, a 300-player tournament.
 
-`make bench` prints the figures; docs/performance.md ("Public pages under load") has
-the last ones and what limits them. In one run, on a throwaway PostgreSQL database:
+`make bench` prints the figures; docs/performance.md has the last ones,
+docs/performance-log.md ("Public pages under load") every run and what limited it. In one
+run, on a throwaway PostgreSQL database:
 
 1. a 300-player tournament in play (level 1 drawn, a few hands at every table), ANALYZEd;
 2. gunicorn as docker-compose and `make venue` run it (threaded workers keeping

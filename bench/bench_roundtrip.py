@@ -6,7 +6,8 @@ backend that waited a few milliseconds wakes on cold caches (and a halted virtua
 the same `SELECT 1` takes several times longer than one right after another. In a quiet
 room each gunicorn worker's backend waits tens of milliseconds between polls; in a busy one,
 a few. This prints the p50 of a prepared `SELECT 1` after each pause, so that the public
-bench's ratios can be read against the machine (docs/performance.md).
+bench's ratios can be read against the machine (docs/performance-log.md, "What the unchanged
+poll cost then").
 
     .venv/bin/python bench/bench_roundtrip.py [--pg postgres://postgres@127.0.0.1:5432]
 """

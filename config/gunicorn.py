@@ -10,7 +10,7 @@ Once a worker has loaded the app, what it loaded is set aside from the cyclic ga
 collector (`gc.freeze`): Django's modules, models and settings live as long as the worker,
 and a full collection walked them all again, with every thread of the worker waiting: 50-56
 ms in a worker that had served a 300-player room, 9 ms with the hook (bench/bench_gc.py;
-docs/performance.md, "Figures (29 Nov 2026, morning …)").
+docs/performance-log.md, "Figures (29 Nov 2026, morning …)").
 """
 
 import gc

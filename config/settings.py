@@ -102,7 +102,8 @@ DATABASES = {
         # On: a kept connection is checked (a `SELECT 1` round trip) before each request's
         # first query and replaced if the database ended it, so a database restart costs
         # no request an error (tests/faults/test_database_restart.py). The check costs
-        # 0.1-0.2 ms a request, a fifth to a third of an unchanged poll (docs/performance.md);
+        # 0.1-0.2 ms a request, a fifth to a third of an unchanged poll
+        # (docs/performance-log.md);
         # DJANGO_CONN_HEALTH_CHECKS=0 saves it, and each worker's first request after a
         # restart then meets the dead connection (docs/faults.md: a read is answered again,
         # an entry is answered 503 "not recorded").

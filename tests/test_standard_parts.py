@@ -67,7 +67,7 @@ CURSOR = re.compile(r"\bconnection\.cursor\(\)|\bconnections\[[^\]]*\]\.cursor\(
 ALLOWED_CURSORS = {
     # The poll token (revision_token): one constant read every poll of every phone runs
     # first; through the ORM a table's token cost 0.7-0.9 ms against this string's 0.23 ms,
-    # about a bare view's time (docs/performance.md, "The poll token").
+    # about a bare view's time (docs/performance-log.md, "The poll token").
     "tournament/selectors/tokens.py": 1,
     # The backup's snapshot: SET TRANSACTION ISOLATION LEVEL REPEATABLE READ as the
     # transaction's first statement (PostgreSQL), which the ORM has no way to say.
@@ -78,13 +78,15 @@ ALLOWED_CURSORS = {
     # A table with its level, tournament, draw, seats and players (read_table_and_seats),
     # read by every hand and every service that locks one table: the ORM's join cost 1.9 ms
     # to build and to make its models on SQLite, this 0.27 ms (a hand 3.5 ms in all;
-    # docs/performance.md, "Figures (29 Nov 2026 …)"). Django's converters and from_db.
+    # docs/performance-log.md, "Figures (29 Nov 2026, small hours …)"). Django's converters
+    # and from_db.
     "tournament/tables/read.py": 1,
 }
 ALLOWED_RAW = {
     # The public pages' tournament (public_tournament), read by every rendering of every
     # public page: its ORM form, with three subqueries, cost 2.2 ms to build for 0.35 ms
-    # in the database; this one 0.36 ms in all (docs/performance.md, "The public pages").
+    # in the database; this one 0.36 ms in all (docs/performance-log.md, "The public pages'
+    # tournament").
     "tournament/selectors/public.py": 1,
 }
 

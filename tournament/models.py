@@ -13,7 +13,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring import Rules
@@ -120,6 +120,27 @@ class Tournament(KeptModel):
         ONCE = "once", _("Repeats once")
         NEVER = "never", _("Never repeats")
 
+    class Currency(models.TextChoices):
+        # Each has 100 smallest units to the unit (tournament/rules/money.py).
+        SEK = "SEK", "SEK"
+        NOK = "NOK", "NOK"
+        DKK = "DKK", "DKK"
+        EUR = "EUR", "EUR"
+        USD = "USD", "USD"
+        GBP = "GBP", "GBP"
+
+    # Units a prize can be rounded down to, in smallest units (öre): 0.01 to 1,000.
+    PRIZE_ROUNDING = [
+        (1, "0.01"),
+        (100, "1"),
+        (500, "5"),
+        (1_000, "10"),
+        (5_000, "50"),
+        (10_000, "100"),
+        (50_000, "500"),
+        (100_000, "1000"),
+    ]
+
     name = models.CharField(_("name"), max_length=120)
     min_hands = models.PositiveSmallIntegerField(
         _("minimum hands per table"),
@@ -180,6 +201,43 @@ class Tournament(KeptModel):
             "seating” on the level's page; you can check it, or redo it, first."
         ),
     )
+    # Buy-ins and prizes (tournament/rules/payouts.py, docs/prizes.md): amounts in the
+    # currency's smallest unit (öre, cents), whole numbers, never floats. A buy-in and
+    # added money of 0 (the default): the tournament has no prizes.
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency, default=Currency.SEK)
+    buy_in = models.PositiveIntegerField(
+        _("buy-in"),
+        default=0,
+        help_text=_(
+            "What each player pays, the organiser's fee included. Not refunded to a "
+            "disqualified player."
+        ),
+    )
+    fee = models.PositiveIntegerField(
+        _("fee kept by the organiser"),
+        default=0,
+        help_text=_("The part of each buy-in that does not go to the prize pool."),
+    )
+    added_money = models.PositiveIntegerField(
+        _("added money"),
+        default=0,
+        help_text=_("Money the organiser adds to the prize pool."),
+    )
+    # Basis points of the pool (50 % = 5000) for 1st, 2nd, 3rd...; empty: the standard
+    # structure for the field's size, which follows late registrations and withdrawals.
+    payout_shares = models.JSONField(_("payout shares"), default=list, blank=True)
+    prize_rounding = models.PositiveIntegerField(
+        _("round each prize down to"), choices=PRIZE_ROUNDING, default=100
+    )
+    prizes_public = models.BooleanField(
+        _("show the prizes on the public standings"),
+        default=False,
+        help_text=_(
+            "On: the players' standings page shows the prize pool, what each place pays "
+            "and, once the standings are final, each winner's prize. Off: only your pages, "
+            "the CSV and the backup show them."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -205,12 +263,38 @@ class Tournament(KeptModel):
         "table_confirms_points",
         "release_draws_at_once",
     )
+    # Buy-ins and prizes: changed by their own service (services/prizes.py) at any time,
+    # and kept in the backup's "prizes" (docs/export-format.md).
+    PRIZE_SETTINGS = (
+        "currency",
+        "buy_in",
+        "fee",
+        "added_money",
+        "payout_shares",
+        "prize_rounding",
+        "prizes_public",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(min_hands__gte=1) & Q(min_hands__lte=200), name="min_hands_in_range"
+            ),
+            # Amounts are never negative, and at most MAX_AMOUNT (rules/money.py).
+            models.CheckConstraint(
+                condition=Q(buy_in__gte=0) & Q(buy_in__lte=1_000_000_000),
+                name="buy_in_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(fee__gte=0) & Q(fee__lte=F("buy_in")), name="fee_within_buy_in"
+            ),
+            models.CheckConstraint(
+                condition=Q(added_money__gte=0) & Q(added_money__lte=1_000_000_000),
+                name="added_money_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(prize_rounding__gte=1), name="prize_rounding_positive"
             ),
         ]
 
@@ -362,7 +446,7 @@ class Table(KeptModel):
     # Each seat's standing here by its position ("0", "1", "2"), as SEAT_CACHE_DEFAULTS
     # names it (a Seat reads its own as attributes: `seat.total`). Kept in this row, not in
     # the seats' rows, so that a hand writes one row where it wrote four: three UPDATEs
-    # fewer, about 1.1 ms of a 5-6 ms hand on PostgreSQL (docs/performance.md).
+    # fewer, about 1.1 ms of a 5-6 ms hand on PostgreSQL (docs/performance-log.md).
     seat_caches = models.JSONField(default=dict, blank=True)
     # Bumped by every change at this table: pages poll it (with Tournament.revision).
     revision = models.PositiveIntegerField(default=0)
@@ -676,7 +760,7 @@ class FormSubmission(models.Model):
 
     key = models.UUIDField(unique=True)
     fingerprint = models.CharField(max_length=64, blank=True, default="")
-    # The change the key made ("penalty.give"...); "form" in the rows kept before 0017,
+    # The change the key made ("penalty.give"...); "form" in the rows kept before 0018,
     # whose fingerprint is of the request the view was sent.
     action = models.CharField(max_length=40, blank=True, default="")
     # The id of the row the change made (its model is the action's), given back when the

@@ -1,4 +1,4 @@
-"""Migration 0017: the form keys kept before it stay, each marked as kept by a view's form
+"""Migration 0018: the form keys kept before it stay, each marked as kept by a view's form
 ("form"), so that a key sent again answers by the fingerprint it was kept with; the ones
 kept without a fingerprint still count as the same submission sent again."""
 
@@ -14,7 +14,7 @@ from tournament.services.idempotency import AlreadyDone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("tournament", "0016_formsubmission_fingerprint")]
+BEFORE = [("tournament", "0017_tournament_prizes")]
 
 
 def test_keys_kept_before_stay_and_answer_as_they_did(td_user):

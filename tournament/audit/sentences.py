@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournament.models import HandVersion, Penalty, TableCall, Tournament
+from tournament.rules.money import money, percent
 
 # ---------------------------------------------------------------- who made a change
 # A revisor's device records its changes as "Revisor, table N" (REVISOR_LABEL, never in the
@@ -328,6 +329,45 @@ def _draw_release(p):
     }
 
 
+def _tournament_prizes(p):
+    currency = p["currency"]
+    values = {
+        "buy_in": money(p["buy_in"], currency),
+        "fee": money(p["fee"], currency),
+        "added": money(p["added_money"], currency),
+    }
+    if not p["shares"]:
+        return (
+            _(
+                "Buy-in %(buy_in)s (fee %(fee)s), added money %(added)s; the standard "
+                "payout structure for the field's size"
+            )
+            % values
+        )
+    return _("Buy-in %(buy_in)s (fee %(fee)s), added money %(added)s; places paid: %(shares)s") % {
+        **values,
+        "shares": " · ".join(percent(share) for share in p["shares"]),
+    }
+
+
+def _prize_lines(value):
+    """A prize settings' before or after: amounts with their currency, shares as percents."""
+    currency = value.get("currency", "")
+    lines = []
+    # In the form's order: PostgreSQL's jsonb keeps an object's keys in an order of its own.
+    order = {key: index for index, key in enumerate(Tournament.PRIZE_SETTINGS)}
+    for key, item in sorted(value.items(), key=lambda pair: order.get(pair[0], len(order))):
+        label = _detail_label(key, "tournament.prizes")
+        if key in ("buy_in", "fee", "added_money", "prize_rounding") and type(item) is int:
+            lines.append((label, money(item, currency)))
+        elif key == "payout_shares" and isinstance(item, list):
+            shares = [percent(share) for share in item if type(share) is int]
+            lines.append((label, " · ".join(shares) or _("standard for the field's size")))
+        else:
+            lines.append((label, _detail_text(key, item, "tournament.prizes")))
+    return lines
+
+
 class Action:
     def __init__(self, label, sentence):
         self.label = label
@@ -338,6 +378,7 @@ ACTIONS = {
     "tournament.create": Action(gettext_lazy("Tournament created"), _tournament_create),
     "tournament.settings": Action(gettext_lazy("Settings changed"), _tournament_settings),
     "tournament.rename": Action(gettext_lazy("Tournament renamed"), _tournament_rename),
+    "tournament.prizes": Action(gettext_lazy("Buy-ins and prizes changed"), _tournament_prizes),
     "tournament.finish": Action(gettext_lazy("Tournament finished"), _tournament_finish),
     "tournament.import": Action(gettext_lazy("Tournament imported"), _tournament_import),
     "player.register": Action(gettext_lazy("Player registered"), _player_register),
@@ -524,6 +565,8 @@ def details(action, value):
         return []
     if not isinstance(value, dict):
         return [("", _detail_text("", value, action))]
+    if action == "tournament.prizes":
+        return _prize_lines(value)
     lines = []
     for key, item in value.items():
         if key == "player" and isinstance(item, int) and not isinstance(item, bool):

@@ -53,7 +53,7 @@ LOW_DISK_BYTES = 50 * 1024 * 1024
 
 # When each tournament's next backup falls due, as this process last looked: a hand before
 # then skips the look (a query and a directory listing, 1 ms of a 5-13 ms hand,
-# docs/performance.md). Another worker's backup only puts the moment later, so a hand
+# docs/performance-log.md). Another worker's backup only puts the moment later, so a hand
 # never misses a backup that is due; keyed by the folder too (a test's, a restore's).
 _due_at = {}
 

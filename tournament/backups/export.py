@@ -26,6 +26,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
+from tournament.selectors.prizes import with_prizes
 from tournament.selectors.standings import standings
 
 FORMAT = "pofc-shootout-tournament"
@@ -211,6 +212,7 @@ def _export(tournament):
         "version": VERSION,
         "exported_at": _time(datetime.datetime.now(datetime.UTC)),
         "settings": {name: getattr(tournament, name) for name in Tournament.SETTINGS},
+        "prizes": {name: getattr(tournament, name) for name in Tournament.PRIZE_SETTINGS},
         "created_at": _time(tournament.created_at),
         "created_by": _user(tournament.created_by),
         "finished_at": _time(tournament.finished_at),
@@ -273,8 +275,11 @@ def _export(tournament):
                 "level": standing.level,
                 "place": standing.place,
                 "points": standing.points,
+                # What he wins, in the smallest unit (`prizes.currency`): null until the
+                # standings are final, or when the tournament has no prizes.
+                "prize": standing.prize,
             }
-            for standing in standings(tournament)
+            for standing in with_prizes(tournament, standings(tournament))
         ],
         "audit": [
             {

@@ -125,6 +125,8 @@ class _Writer:
                 for name in Tournament.SETTINGS
                 if data["settings"][name] is not None
             },
+            # A backup written before buy-ins and prizes has none: the defaults (no prizes).
+            **(data["prizes"] or {}),
         )
         self.stamp(tournament, "created_at", data["created_at"])
         self.write_players(tournament)

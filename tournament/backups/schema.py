@@ -49,6 +49,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.rules.names import check_shown, same_key
+from tournament.rules.payouts import WHOLE
 from tournament.rules.validation import clean_text
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -628,6 +629,19 @@ def schema():
                 # Backups written before the setting existed: as it was then.
                 optional=("table_confirms_points", "release_draws_at_once"),
             ),
+            "prizes": Obj(
+                {
+                    "currency": Choice(Tournament, "currency"),
+                    "buy_in": Int(Tournament, "buy_in"),
+                    "fee": Int(Tournament, "fee"),
+                    "added_money": Int(Tournament, "added_money"),
+                    # Basis points, 1st first; their sum is checked with the rest of the
+                    # prize settings (verify.check_facts).
+                    "payout_shares": ListOf(Int.between(1, WHOLE)),
+                    "prize_rounding": Int(Tournament, "prize_rounding"),
+                    "prizes_public": Bool(),
+                }
+            ),
             "created_at": Time(),
             "created_by": user,
             "finished_at": Time(null=True),
@@ -650,7 +664,9 @@ def schema():
             "penalties": ListOf(penalty),
             "standings": Ignored(),
             "audit": ListOf(audit),
-        }
+        },
+        # Backups written before buy-ins and prizes: none (the defaults, no prizes).
+        optional=("prizes",),
     )
 
 

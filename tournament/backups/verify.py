@@ -26,6 +26,7 @@ from tournament.models import Hand, HandVersion, Table
 from tournament.rules.hand_errors import invalid_hand_message
 from tournament.rules.seating import seat_players
 from tournament.rules.warnings import DISQUALIFYING_WARNING, warning_points
+from tournament.services.prizes import clean_prize_settings
 from tournament.tables.state import history_state, load_table, table_seats
 from tournament.tables.store import recompute_table
 
@@ -225,11 +226,26 @@ def _check_scored(version, where, rules, names):
                 )
 
 
+def _check_prizes(data):
+    """The prize settings as the TD's form could have saved them: the fee within the
+    buy-in, shares adding up to 100 %, a rounding unit offered (services/prizes.py)."""
+    if data["prizes"] is None:
+        return
+    try:
+        clean_prize_settings(data["prizes"])
+    except InvalidEntry as error:
+        raise InvalidEntry(
+            _("%(where)s: %(problem)s") % {"where": "prizes", "problem": error.message}
+        ) from None
+
+
 def check_facts(data):
-    """Warnings, disqualifications, departures and card scores: no database needed."""
+    """Warnings, disqualifications, departures, card scores and prize settings: no
+    database needed."""
     _check_warnings(data)
     _check_departures(data)
     _check_cards(data)
+    _check_prizes(data)
 
 
 # ---------------------------------------------------------------- tables

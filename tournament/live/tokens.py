@@ -61,7 +61,7 @@ def recent_token(token_of, ids):
 
     A room's phones poll the same few hundred pages (2,000 phones: 400 polls a second, most
     of them unchanged); the token's read is most of what an unchanged poll costs beyond
-    Django itself (docs/performance.md). A token read earlier is only ever older than the
+    Django itself (docs/performance-log.md). A token read earlier is only ever older than the
     pages' content, never newer: a phone given it is sent the fresh region at its next poll
     after `token_seconds()`. No such subject (None) is not kept: a new one shows at once.
     """
@@ -105,8 +105,8 @@ def table_token(tournament_id, table_id):
     table): read with every table's (`room`), at most once per `token_seconds()` per
     process. A room's phones poll a hundred tables' cards: one query a second per process
     instead of one per table and second, each after Django's connection health check (the
-    check alone 12 % of a worker's time at 2,000 phones, docs/performance.md). A table the
-    tokens read before it lack (a new draw's) is read alone, as is one of another
+    check alone 12 % of a worker's time at 2,000 phones, docs/performance-log.md). A table
+    the tokens read before it lack (a new draw's) is read alone, as is one of another
     tournament (None)."""
     tokens = room(tournament_id) if token_seconds() > 0 else None
     token = None if tokens is None else tokens.tables.get(table_id)

@@ -145,4 +145,18 @@ DECISIONS = [
             "slowest quarter for the latest), after the current level's estimated end."
         ),
     ),
+    (
+        _("Buy-ins and prizes"),
+        _(
+            "Every player registered and not withdrawn has paid the buy-in: the prize pool is "
+            "their buy-ins less the organiser's fee, plus the added money; a late player adds "
+            "his, a no-show withdrawn before play takes his out. A disqualified player's "
+            "buy-in is not refunded (SM rules) and he wins nothing: the places below him move "
+            "up. Unless the TD sets the shares, the standard structure for the field's size "
+            "applies: 1 place paid up to 8 players (100 %), 3 from 9 (50, 30, 20 %), 5 from "
+            "28, 9 from 46, 18 from 101. Each prize is rounded down to the TD's unit; what is "
+            "left, and the share of a place nobody can take, goes to 1st place. Players tied "
+            "in the final standings share the prizes of the places they take, equally."
+        ),
+    ),
 ]

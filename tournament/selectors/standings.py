@@ -20,6 +20,9 @@ class Standing:
     place: int | None  # place at that level's table
     points: int | None  # total at that table
     status: str  # "champion", "in", "out", "disqualified"
+    # What the player wins in the final standings, in the smallest unit: set by
+    # `selectors.prizes.with_prizes` (None: not worked out, or no prizes).
+    prize: int | None = None
 
 
 class _LastSeat(NamedTuple):

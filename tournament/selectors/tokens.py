@@ -17,7 +17,8 @@ from tournament.models import (
 # its wrappers and errors; nothing prepared on the server, so a pooler in transaction mode
 # works): every poll of a room of phones runs it first, and an unchanged poll runs nothing
 # else. Built by the ORM at each poll, a table's token cost 0.7-0.9 ms in process against
-# this string's 0.23 ms (docs/performance.md, "The poll token"), about the bare view's time.
+# this string's 0.23 ms (docs/performance-log.md, "The poll token"), about the bare view's
+# time.
 @cache
 def _token_sql(of_table):
     """The token's query, named from the models' own tables and columns: the tournament's

@@ -37,7 +37,7 @@ from tournament import audit
 from tournament.errors import HandConflict, InvalidEntry, KeyInUse
 from tournament.models import FormSubmission, HandVersion
 
-# The `action` of the rows kept before 0017, by the views' forms (the fingerprint of the
+# The `action` of the rows kept before 0018, by the views' forms (the fingerprint of the
 # request): they answer as they did, by that fingerprint or, empty, as the same submission.
 LEGACY_ACTION = "form"
 

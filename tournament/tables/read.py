@@ -1,17 +1,18 @@
 """A table with its level, tournament and draw, and its seats with their players: one
 plain query (`read_table_and_seats`), for recording a hand and for every service that
-locks one table (`services.locking.lock_table`).
+locks one table (`tables.locking.lock_table`).
 
 Why plain: the ORM's form of this read (`Seat.objects.select_related("player",
 "table__level__tournament", "table__draw")`) spends most of its time in Python, not in
 the database: building the six tables' join cost 0.94 ms and making its 18 instances
 0.85 ms, for 0.11-0.17 ms of SQLite's own time (a hand in all about 5 ms; PostgreSQL
-alike: bench/bench_hands.py, docs/performance.md "Figures (29 Nov 2026 …)"). Here the
-statement is made once per process from the models' own tables and columns, its values go
-through Django's own converters (the backend's, then the field's: what the ORM applies),
-and its models are made with `Model.from_db`, as a queryset makes them: one table, level,
-tournament and draw, one seat and player per row. `tests/tournament/tables/test_read.py`
-checks every field of every instance against the ORM's read, on both databases.
+alike: bench/bench_hands.py, docs/performance-log.md "Figures (29 Nov 2026, small hours
+…)"). Here the statement is made once per process from the models' own tables and columns,
+its values go through Django's own converters (the backend's, then the field's: what the
+ORM applies), and its models are made with `Model.from_db`, as a queryset makes them: one
+table, level, tournament and draw, one seat and player per row.
+`tests/tournament/tables/test_read.py` checks every field of every instance against the
+ORM's read, on both databases.
 """
 
 from functools import cache

@@ -10,6 +10,7 @@ from tournament.views.td import (
     draws,
     exports,
     players,
+    prizes,
     stations,
     tables,
     tournaments,
@@ -24,6 +25,8 @@ urlpatterns = [
     path("new/", tournaments.create, name="tournament_create"),
     path(T + "settings/", tournaments.settings, name="settings"),
     path(T + "settings/name/", tournaments.rename, name="tournament_rename"),
+    # prizes.py: buy-in, fee, added money, payout structure (also a section of settings)
+    path(T + "settings/prizes/", prizes.prize_settings, name="prizes"),
     # players.py: add one, paste a list, rename, withdraw and undo it
     path(T + "players/", players.players, name="players"),
     path(T + "players/paste/", players.paste, name="players_paste"),

@@ -57,6 +57,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         draws,
         hands,
         penalties,
+        prizes,
         registration,
         revisor_access,
         revisor_stations,
@@ -65,6 +66,17 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     tournament = make_tournament(["Anna", "Bo", "Cia", "Dan"], min_hands=1)
     registration.update_settings(tournament=tournament, actor=td_user, min_hands=1)
     registration.rename_tournament(tournament=tournament, actor=td_user, name="SM 2026 Open")
+    prizes.update_prizes(
+        tournament=tournament,
+        actor=td_user,
+        currency="SEK",
+        buy_in=50_000,
+        fee=5_000,
+        added_money=0,
+        payout_shares=[],
+        prize_rounding=100,
+        prizes_public=False,
+    )
     registration.rename_player(
         player=tournament.players.get(name="Dan"), actor=td_user, name="Dan Ek"
     )
@@ -121,6 +133,10 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         ("player.register", {"name": "Dan", "number": 4}),
         ("tournament.settings", {}),
         ("tournament.rename", {"old_name": "SM 2026", "name": "SM 2026 Open"}),
+        (
+            "tournament.prizes",
+            {"currency": "SEK", "buy_in": 50_000, "fee": 5_000, "added_money": 0, "shares": []},
+        ),
         ("player.rename", {"old_name": "Dan", "name": "Dan Ek", "number": 4}),
         ("player.withdraw", {"name": "Dan Ek", "number": 4}),
         ("player.reinstate", {"name": "Dan Ek", "number": 4}),

@@ -132,7 +132,7 @@ def test_a_repeat_is_answered_before_the_checks_that_would_now_refuse_it(table, 
     assert TableCall.objects.get().cleared_at is not None
 
 
-def test_a_key_kept_by_a_form_before_0017_answers_by_its_fingerprint(td_user):
+def test_a_key_kept_by_a_form_before_0018_answers_by_its_fingerprint(td_user):
     key = uuid.uuid4()
     FormSubmission.objects.create(key=key, action="form", fingerprint="")
     with pytest.raises(AlreadyDone) as again:

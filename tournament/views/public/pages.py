@@ -32,6 +32,7 @@ from tournament.live.regions import loader, poll_seconds, poll_url, region
 from tournament.live.responses import live_page, respond
 from tournament.live.tokens import table_token, tournament_token
 from tournament.selectors.pace import public_table_end
+from tournament.selectors.prizes import prized_standings
 from tournament.selectors.public import public_find, public_level, public_player
 from tournament.selectors.tournaments import td_tournament_list
 from tournament.views.public.common import get_table, link_prefixes, share_link
@@ -287,9 +288,12 @@ def standings(request, live, tournament_id):
     def build():
         tournament = load()
         kept = cached_standings(tournament)
+        # The prizes only where the TD's setting shows them to the room (no query).
+        prized = prized_standings(tournament, kept.rows) if tournament.prizes_public else None
         return {
             "tournament": tournament,
-            "rows": kept.rows,
+            "rows": prized.rows if prized else kept.rows,
+            "prizes": prized,
             "links": link_prefixes(tournament),
             **kept.context(),
             "poll_url": poll_url(request.path),

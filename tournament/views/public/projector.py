@@ -9,6 +9,7 @@ from tournament.live.regions import loader, pager_seconds, poll_seconds, poll_ur
 from tournament.live.responses import live_page, respond
 from tournament.live.tokens import tournament_token
 from tournament.selectors.pace import public_level_end
+from tournament.selectors.prizes import prized_standings
 from tournament.selectors.public import public_level
 from tournament.views.public.common import share_link
 from tournament.web.public_address import unreachable_host
@@ -65,9 +66,12 @@ def standings_projector(request, live, tournament_id):
     def build():
         tournament = load()
         kept = cached_standings(tournament)
+        # The prizes only where the TD's setting shows them to the room (no query).
+        prized = prized_standings(tournament, kept.rows) if tournament.prizes_public else None
         return {
             "tournament": tournament,
-            "rows": kept.rows,
+            "rows": prized.rows if prized else kept.rows,
+            "prizes": prized,
             **kept.context(),
             "poll_url": poll_url(request.path),
             "poll_every": poll_seconds(projector=True),

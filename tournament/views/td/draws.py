@@ -22,6 +22,7 @@ from tournament.live.polling import polling_ends, unchanged, vary_on_htmx
 from tournament.models import shown_draw
 from tournament.selectors import standings as standings_reads
 from tournament.selectors.draws import draw_preview, level_close_review, level_draws, level_seating
+from tournament.selectors.prizes import prized_standings
 from tournament.selectors.tokens import revision_token, tournament_revision
 from tournament.services import draws
 from tournament.services.idempotency import AlreadyDone
@@ -405,12 +406,14 @@ def advance(request, tournament_id):
 # ---------------------------------------------------------------- standings
 
 
-def _standings(request, tournament_id, template):
+def _standings(request, tournament_id, template, *, for_room=False):
     poll, token = _poll_or_none(request, tournament_id)
     if poll is not None:
         return poll
     tournament = get_tournament(tournament_id)
-    rows = standings_reads.standings(tournament)
+    prized = prized_standings(tournament, standings_reads.standings(tournament))
+    # The big screen is the room's: its prizes only where the public standings show them.
+    shows_prizes = not for_room or tournament.prizes_public
     if request.htmx:
         template += "#standings"
     response = render(
@@ -418,7 +421,8 @@ def _standings(request, tournament_id, template):
         template,
         {
             "tournament": tournament,
-            "rows": rows,
+            "rows": prized.rows,
+            "prizes": prized if shows_prizes else None,
             "rev": token,
             "poll_seconds": POLL_SECONDS,
             "finished": tournament.finished_at is not None,
@@ -440,4 +444,4 @@ def standings(request, tournament_id):
 @require_http_methods(["GET"])
 def standings_projector(request, tournament_id):
     """The standings for the room: large type, no navigation, paging by itself."""
-    return _standings(request, tournament_id, TEMPLATES + "standings_projector.html")
+    return _standings(request, tournament_id, TEMPLATES + "standings_projector.html", for_room=True)

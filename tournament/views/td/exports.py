@@ -7,7 +7,9 @@ language expects when it opens the file: by commas in English, by semicolons in 
 csv module quotes a cell that holds the separator. Every number in them is a whole
 number, written plainly (-15, never 1,234 nor 1 234): it reads as a number in either
 language. A text cell that a spreadsheet would read as a formula (it starts with =, +,
--, @) gets a leading apostrophe.
+-, @) gets a leading apostrophe. A prize is written in the currency's units, with the
+language's decimal sign when it has öre (6575,50 in Swedish, 6575.50 in English), never
+grouped: a number in either language's spreadsheet.
 """
 
 import csv
@@ -29,7 +31,9 @@ from tournament.audit.sentences import actor_name
 from tournament.errors import ServiceError
 from tournament.forms.td import ImportBackupForm
 from tournament.models import Tournament
+from tournament.rules.money import amount_input
 from tournament.selectors.exports import tournament_hand_results
+from tournament.selectors.prizes import prized_standings
 from tournament.selectors.standings import standings
 from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import td_required
@@ -143,7 +147,7 @@ def import_backup(request):
             form.data_from_file(), actor=request.user, key=form.cleaned_data["submission_key"]
         )
     except AlreadyDone as repeat:
-        # The tournament it imported; for a key kept before 0017, found by its name.
+        # The tournament it imported; for a key kept before 0018, found by its name.
         tournament = repeat.first or _imported_before(form)
         messages.info(request, _("This backup was imported already: nothing was imported again."))
         if tournament is None:
@@ -181,6 +185,7 @@ def standings_csv(request, tournament_id):
         _("Place"),
         _("Points"),
     ]
+    prized = prized_standings(tournament, standings(tournament))
     rows = [
         [
             number_cell(standing.rank),
@@ -191,8 +196,12 @@ def standings_csv(request, tournament_id):
             number_cell(standing.place),
             number_cell(standing.points),
         ]
-        for standing in standings(tournament)
+        for standing in prized.rows
     ]
+    if prized.figures.any:  # each winner's prize, once the standings are final
+        header.append(_("Prize (%(currency)s)") % {"currency": prized.figures.currency})
+        for row, standing in zip(rows, prized.rows, strict=True):
+            row.append("" if standing.prize is None else amount_input(standing.prize))
     return csv_download(header, rows, filename=f"{file_stem(tournament)}-standings.csv")
 
 

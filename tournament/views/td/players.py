@@ -18,6 +18,7 @@ from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
 from tournament.models import Player
+from tournament.selectors.prizes import paying_players, pool_change
 from tournament.selectors.tournaments import player_roster
 from tournament.services import registration
 from tournament.services.idempotency import AlreadyDone, kept_for
@@ -106,6 +107,8 @@ def _page(request, tournament, *, status=200, add=None, paste=None, refusal=None
         "can_draw": not roster.drawn and roster.active >= 2,
         "field": registration.field_state(tournament),
         "refusal": refusal,
+        # What one more player does to the prize pool, shown by the add form.
+        "pool": pool_change(tournament, roster.active, +1),
     }
     return render(request, PAGE, context, status=status)
 
@@ -307,6 +310,10 @@ def _change_status(
         "once": OnceForm(),
         "change": change,
         "late": field == registration.FIELD_LATE,
+        # The prize pool before and after, shown before the TD confirms.
+        "pool": pool_change(
+            tournament, paying_players(tournament), -1 if change == "withdraw" else +1
+        ),
     }
     if field == registration.FIELD_CLOSED:
         context["refusal"] = _closed_message()

@@ -22,6 +22,7 @@ from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import td_required
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
+from tournament.views.td.prizes import section as prize_section
 
 # Which rules decisions (tournament/rules/decisions.py, by their English title) are shown
 # next to which setting; the page also lists every decision.
@@ -215,6 +216,7 @@ def settings(request, tournament_id):
     template = "tournament/td/tournaments/settings.html"
     if registration.first_draw_made(tournament):
         context = _locked_context(tournament, TournamentNameForm(initial={"name": tournament.name}))
+        context.update(prize_section(tournament))  # buy-ins and prizes can still change
         if request.method == "POST":
             context["refusal"] = _("Settings are fixed once the first draw is made.")
             return render(request, template, context, status=400)
@@ -222,7 +224,8 @@ def settings(request, tournament_id):
     initial = registration.settings_of(tournament)
     if request.method != "POST":
         form = TournamentSettingsForm(initial=initial)
-        return render(request, template, _settings_context(form, OnceForm(), tournament=tournament))
+        context = _settings_context(form, OnceForm(), tournament=tournament)
+        return render(request, template, {**context, **prize_section(tournament)})
     form = TournamentSettingsForm(request.POST, initial=initial)
     once, done = _carry_out(
         request,
@@ -237,9 +240,8 @@ def settings(request, tournament_id):
         else:
             messages.success(request, _("Settings saved."))
         return redirect(reverse("td:settings", args=[tournament.pk]))
-    return render(
-        request, template, _settings_context(form, once, tournament=tournament), status=400
-    )
+    context = _settings_context(form, once, tournament=tournament)
+    return render(request, template, {**context, **prize_section(tournament)}, status=400)
 
 
 @td_required
@@ -263,7 +265,7 @@ def rename(request, tournament_id):
                 request, _("The tournament is now called %(name)s.") % {"name": done.name}
             )
         return redirect(reverse("td:settings", args=[tournament.pk]))
-    context = _locked_context(tournament, form, once)
+    context = {**_locked_context(tournament, form, once), **prize_section(tournament)}
     return render(request, "tournament/td/tournaments/settings.html", context, status=400)
 
 

@@ -12,7 +12,7 @@ def mark_kept_by_forms(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0016_formsubmission_fingerprint"),
+        ("tournament", "0017_tournament_prizes"),
     ]
 
     operations = [

@@ -750,16 +750,22 @@ class AuditEntry(KeptModel):
 
 
 class FormSubmission(models.Model):
-    """A TD form's one-time key, kept once its change is made: a double click changes nothing.
+    """A form's one-time key, kept once its change is made: a double click changes nothing.
 
-    Written in the same transaction as the change, so a key is kept exactly when
-    the change was made. Hand entries have their own key on the hand version.
-    `fingerprint` tells the same submission sent again from another change made with
-    its key (views/once.py); empty in rows kept before it was.
+    Written in the same transaction as the change by the service that makes it
+    (services/idempotency.py), so a key is kept exactly when the change was made. Hand
+    entries have their key on the hand version. `fingerprint` tells the same submission
+    sent again from another change made with its key; empty in rows kept before it was.
     """
 
     key = models.UUIDField(unique=True)
     fingerprint = models.CharField(max_length=64, blank=True, default="")
+    # The change the key made ("penalty.give"...); "form" in the rows kept before 0018,
+    # whose fingerprint is of the request the view was sent.
+    action = models.CharField(max_length=40, blank=True, default="")
+    # The id of the row the change made (its model is the action's), given back when the
+    # same submission is sent again; None when it made none.
+    result_id = models.PositiveBigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 
 from tests.tournament.conftest import single_table
-from tournament.forms.fields import MAX_BACKUP_BYTES
+from tournament.forms.fields import MAX_BACKUP_BYTES, OnceForm
 from tournament.forms.hands import (
     CorrectCardsForm,
     CorrectPointsForm,
@@ -753,3 +753,7 @@ def test_every_field_has_a_label_and_it_is_translated(make_tournament):
         assert str(PenaltyForm(tournament=tournament).fields["kind"].label) == "Typ av straff"
         assert str(RescindForm().fields["reason"].label) == "Motivering"
         assert str(TournamentSettingsForm().fields["name"].label) == "Namn"
+
+
+def test_an_unbound_once_form_gets_a_fresh_key_each_time():
+    assert OnceForm().initial["submission_key"] != OnceForm().initial["submission_key"]

@@ -47,6 +47,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
+from tournament.services.idempotency import idempotent
 from tournament.services.registration import tournament_named_like
 from tournament.tables.locking import lock_tournament_names
 
@@ -386,6 +387,7 @@ def _refuse_what_the_database_has(data):
             )
 
 
+@idempotent("backup.import", load=Tournament)
 @transaction.atomic
 def import_tournament(data, *, actor=None):
     """Restore a tournament from its backup's JSON data (parsed), all or nothing.

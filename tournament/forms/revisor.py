@@ -40,9 +40,8 @@ class _CallFormBase(forms.Form):
 
     note = TextField(**NOTE_FIELD)
     submission_key = forms.UUIDField(
-        required=False,
         widget=forms.HiddenInput,
-        error_messages={"invalid": STALE_FORM},
+        error_messages={"required": STALE_FORM, "invalid": STALE_FORM},
     )
     errors_above = ("note", "submission_key")
 

@@ -1,18 +1,13 @@
-"""Penalties as the TD weighs them: what one will cost (the price is rules/warnings.py),
-what its points would do to the table's outcome (the rules deduct them at the player's
-table of the current level even once it is over, so a penalty there can hand the table to
-another player), and the tournament's penalties."""
+"""Penalties as the TD weighs them: what its points would do to the table's outcome (the
+rules deduct them at the player's table of the current level even once it is over, so a
+penalty there can hand the table to another player), and the tournament's penalties. What
+one will cost is the service's (services/penalties.py), which checks it again on giving."""
 
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from tournament.models import (
-    Penalty,
-    Seat,
-    Table,
-)
-from tournament.rules.warnings import DISQUALIFYING_WARNING, warning_points
+from tournament.models import Penalty, Seat
 from tournament.tables.state import cached_state, load_table
 
 
@@ -56,33 +51,6 @@ def tournament_penalties(tournament):
         Penalty.objects.filter(tournament=tournament)
         .select_related("player", "table__level", "created_by", "rescinded_by")
         .order_by("created_at", "id")
-    )
-
-
-@dataclass(frozen=True)
-class PenaltyCost:
-    """What a penalty would cost if given now: stated to the TD before it is given."""
-
-    warning_number: int  # 1st, 2nd, 3rd warning of the player in the tournament
-    points: int  # deducted from his total at his table
-    disqualifies: bool
-    table: Table | None  # where the points come off (None: at no table, no points)
-
-
-def penalty_cost(player, kind):
-    """The cost of giving `player` a penalty of `kind` now: 2 queries.
-
-    The player's warnings that count (not rescinded) across the tournament give
-    the number of this one; the price is the rules' own (rules/warnings.py).
-    """
-    number = Penalty.objects.standing().filter(player=player).count() + 1
-    seat = Seat.objects.open().filter(player=player).select_related("table").first()
-    table = seat.table if seat is not None else None
-    return PenaltyCost(
-        warning_number=number,
-        points=warning_points(kind, number) if table is not None else 0,
-        disqualifies=number >= DISQUALIFYING_WARNING,
-        table=table,
     )
 
 

@@ -19,16 +19,5 @@ def hand_entry(key):
 
 
 def form_submitted(keys):
-    """Whether a form's change with one of `keys` was made (views/once.py). 1 query."""
+    """Whether a form's change with one of `keys` was made (services/idempotency.py). 1 query."""
     return FormSubmission.objects.filter(key__in=keys).exists()
-
-
-def form_kept(key, fingerprint):
-    """Whether a TD form with this one-time key was already carried out, sent as it is
-    now (`fingerprint`, views/once.py): 1 query. A key kept for another change is not.
-
-    Checked before a form is validated against the database, so that a double
-    click is answered "already done" rather than "Anna is already registered".
-    """
-    kept = FormSubmission.objects.filter(key=key).values_list("fingerprint", flat=True)
-    return kept.first() in ("", fingerprint)  # "": kept before fingerprints were

@@ -15,6 +15,7 @@ from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import Announcement, Tournament
 from tournament.rules.names import check_shown
 from tournament.rules.validation import clean_text, instance
+from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tournament, touch_tournament
 
 TEXT_LENGTH = Announcement._meta.get_field("text").max_length
@@ -42,6 +43,7 @@ def _withdraw(announcement, actor, now):
     announcement.save(update_fields=["withdrawn_at", "withdrawn_by"])
 
 
+@idempotent("announcement.make", load=Announcement)
 @transaction.atomic
 def announce(*, tournament, actor, text, ends_at=None):
     """Show `text` to the room until `ends_at` (None: until withdrawn); replaces the one
@@ -79,6 +81,7 @@ def announce(*, tournament, actor, text, ends_at=None):
     return announcement
 
 
+@idempotent("announcement.withdraw", load=Announcement)
 @transaction.atomic
 def withdraw_announcement(*, tournament, actor):
     """Take the standing announcement down now."""

@@ -8,6 +8,7 @@ from tournament import audit
 from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import Table, TableCall, Tournament
 from tournament.rules.validation import clean_choice, clean_text, instance
+from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_table, lock_tournament, touch_tournament
 
 NOTE_LENGTH = TableCall._meta.get_field("note").max_length
@@ -36,6 +37,7 @@ def _player_at(table, player):
     return seat.player
 
 
+@idempotent("table.call", load=TableCall)
 @transaction.atomic
 def call_td(*, table, kind, note="", player=None, actor=None, actor_label=""):
     """Flag the table for the TD; a table has at most one open call (a second is the same).
@@ -87,6 +89,7 @@ def clear_named_call(*, table, call_id, actor):
     return clear_call(table=table, actor=actor)
 
 
+@idempotent("table.call_cleared", load=TableCall)
 @transaction.atomic
 def clear_call(*, table, actor):
     """The TD has dealt with the table's call, at any level: one left open at a closed level

@@ -22,6 +22,7 @@ from tournament.rules.seating import new_seed, seat_players
 from tournament.rules.table_fold import start
 from tournament.rules.validation import MAX_SMALL_NUMBER, clean_int, clean_text, saved
 from tournament.services import announcements
+from tournament.services.idempotency import idempotent
 from tournament.services.revisor_access import access_fields
 from tournament.services.stale import by_whom, clock
 from tournament.tables.locking import lock_tables, lock_tournament, touch_tournament
@@ -106,6 +107,7 @@ def _make_draw(*, level, players, actor, seed, number, reason=""):
     return draw
 
 
+@idempotent("draw.create", load=Level)
 @transaction.atomic
 def draw_first_level(*, tournament, actor, seed=None):
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
@@ -155,6 +157,7 @@ def _check_based_on(level, current, based_on_draw):
     raise Conflict(message % params)
 
 
+@idempotent("draw.redo", load=Level)
 @transaction.atomic
 def redraw_level(*, level, actor, reason, seed=None, based_on_draw=None):
     """Redo a level's draw, with a reason; only until its first hand is recorded.
@@ -249,6 +252,7 @@ def _carry_penalties(old, draw):
     return moved
 
 
+@idempotent("draw.release", load=Draw)
 @transaction.atomic
 def release_draw(*, level, actor):
     """Show the level's current draw to the players, the big screen and the revisors."""
@@ -356,6 +360,7 @@ def _end_announcement(tournament, actor, level, finishes, asked):
         announcements.withdraw_standing(tournament, actor, closing_level=level.number)
 
 
+@idempotent("level.close")
 @transaction.atomic
 def advance(*, tournament, actor, seed=None, level_number=None, withdraw_announcement=None):
     """Close the current level when every table is over and nothing is left open.

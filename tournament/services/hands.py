@@ -15,7 +15,6 @@ from tournament.errors import (
     Conflict,
     HandConflict,
     InvalidEntry,
-    KeyInUse,
     NotAllowed,
     ServiceError,
     TableOver,
@@ -33,6 +32,7 @@ from tournament.rules.board_parts import refuse_stray_parts, refuse_wrong_discar
 from tournament.rules.hand_errors import invalid_hand_message
 from tournament.rules.table_fold import HandInput, ResultInput, play, repeat_broken
 from tournament.rules.validation import clean_int, clean_text, instance, saved
+from tournament.services.idempotency import hand_sent_again, idempotent
 from tournament.services.stale import by_whom, clock
 from tournament.tables.locking import lock_table, read_table_and_seats
 from tournament.tables.state import (
@@ -270,36 +270,6 @@ def _says_the_same(old, old_results, mode, seats, lines):
     )
 
 
-def _existing(key, table, same):
-    """The version `key` made at `table` when this submission is that one sent again
-    (`same(version)`: the same hand, recorded or corrected from the same version); None
-    for a new key. A key that made a change at another table, or another change here,
-    is refused: nothing is written, and no "already recorded" answers for another hand."""
-    version = (
-        HandVersion.objects.filter(idempotency_key=key).select_related("hand").order_by().first()
-    )
-    if version is None:
-        return None
-    if version.hand.table_id != table.pk:
-        raise HandConflict(_("This submission was already used at another table; reload the page."))
-    if not same(version):
-        if version.version == 1:
-            change = _("hand %(hand)d as recorded") % {"hand": version.hand.number}
-        else:
-            change = _("hand %(hand)d as corrected (version %(version)d)") % {
-                "hand": version.hand.number,
-                "version": version.version,
-            }
-        raise KeyInUse(
-            _(
-                "This entry's key was already used for %(change)s: nothing was changed now. "
-                "Reload the page and send it again."
-            )
-            % {"change": change}
-        )
-    return version
-
-
 def _label(actor_label):
     return clean_text(
         actor_label, label=_("The entry's label"), max_length=LABEL_LENGTH, required=False
@@ -369,7 +339,7 @@ def record_hand(
             % {"hand": hand_number}
         )
     except (ServiceError, _KeyTaken) as refused:
-        existing = _existing(
+        existing = hand_sent_again(
             key, table, lambda version: version.version == 1 and version.hand.number == hand_number
         )
         if existing is not None:
@@ -532,7 +502,7 @@ def correct_hand(
     key = _key(uuid.uuid4() if idempotency_key is None else idempotency_key)
     hand = saved(hand, Hand, label=_("The hand"))
     table = lock_table(hand.table)
-    existing = _existing(
+    existing = hand_sent_again(
         key,
         table,
         lambda version: (
@@ -681,6 +651,7 @@ def tie_decided_meanwhile(table, settlement):
     return Conflict(message % params)
 
 
+@idempotent("tie.settle")
 @transaction.atomic
 def settle_tie(*, table, actor, winner, reason, based_on_settlement=NOT_CHECKED):
     """The TD decides a tie for first (e.g. by a card draw) instead of playing on.

@@ -1,14 +1,19 @@
 """Warnings and penalties: counted across the whole tournament."""
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import audit
 from tournament.audit.sentences import deducted_where
-from tournament.errors import NotAllowed
-from tournament.models import Penalty, Player, Seat, Table, Tournament
+from tournament.errors import Conflict, NotAllowed
+from tournament.models import Penalty, Player, Seat, Table, TableCall, Tournament
 from tournament.rules.validation import clean_choice, clean_text, saved
+from tournament.rules.warnings import DISQUALIFYING_WARNING, warning_points
+from tournament.services.calls import clear_named_call
+from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tables, lock_tournament, touch_tournament
 from tournament.tables.store import open_tables_of, recompute_warnings, refresh_table
 
@@ -52,6 +57,83 @@ def where_deducted(penalty):
     return deducted_where(penalty.table.number, penalty.after_hand)
 
 
+@dataclass(frozen=True)
+class PenaltyCost:
+    """What a penalty would cost if given now: stated to the TD before it is given."""
+
+    warning_number: int  # 1st, 2nd, 3rd warning of the player in the tournament
+    points: int  # deducted from his total at his table
+    disqualifies: bool
+    table: Table | None  # where the points come off (None: at no table, no points)
+
+
+def penalty_cost(player, kind):
+    """The cost of giving `player` a penalty of `kind` now: 2 queries.
+
+    The player's warnings that count (not rescinded) across the tournament give
+    the number of this one; the price is the rules' own (rules/warnings.py).
+    """
+    number = Penalty.objects.standing().filter(player=player).count() + 1
+    seat = Seat.objects.open().filter(player=player).select_related("table").first()
+    table = seat.table if seat is not None else None
+    return PenaltyCost(
+        warning_number=number,
+        points=warning_points(kind, number) if table is not None else 0,
+        disqualifies=number >= DISQUALIFYING_WARNING,
+        table=table,
+    )
+
+
+class CostChanged(Conflict):
+    """The player's warnings changed since the confirmation stated the cost: `cost` is
+    what it would be now."""
+
+    def __init__(self, player, cost):
+        super().__init__(
+            _(
+                "The warnings of %(name)s changed since the cost was stated: nothing was "
+                "given. Check the cost again."
+            )
+            % {"name": player.name}
+        )
+        self.cost = cost
+
+
+def check_stated_cost(*, player, kind, stated_warning):
+    """Refuse (CostChanged) a penalty whose warning number is no longer the one the TD
+    was told: another penalty given or rescinded meanwhile moved its price."""
+    cost = penalty_cost(player, kind)
+    if str(stated_warning) != str(cost.warning_number):
+        raise CostChanged(player, cost)
+    return cost
+
+
+@idempotent("penalty.give", load=Penalty)
+@transaction.atomic
+def give_stated_penalty(*, tournament, player, kind, stated_warning, actor, note="", call=None):
+    """The penalty the TD confirmed at the cost he was told (`stated_warning`, the warning
+    number it would be), given from the revisor's call `call` (an id) if any.
+
+    The cost is checked again under the tournament's lock: one that moved since it was
+    stated gives nothing (CostChanged). The call it answers is cleared with it, if it is
+    still the table's open call. With `key=`, made once (services/idempotency.py).
+    """
+    tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
+    player = saved(player, Player, label=_("The player"), tournament=tournament)
+    check_stated_cost(player=player, kind=kind, stated_warning=stated_warning)
+    penalty = give_penalty(tournament=tournament, player=player, kind=kind, note=note, actor=actor)
+    if call is not None:
+        called_at = (
+            TableCall.objects.filter(pk=call, table__level__tournament=tournament)
+            .values_list("table", flat=True)
+            .first()
+        )
+        if called_at is not None:
+            clear_named_call(table=Table(pk=called_at), call_id=call, actor=actor)
+    return penalty
+
+
+@idempotent("penalty.give", load=Penalty)
 @transaction.atomic
 def give_penalty(*, tournament, player, kind, actor, note=""):
     """A warning (a timeout also costs 10 points) at the player's current table.
@@ -110,6 +192,7 @@ def give_penalty(*, tournament, player, kind, actor, note=""):
     return penalty
 
 
+@idempotent("penalty.rescind", load=Penalty)
 @transaction.atomic
 def rescind_penalty(*, penalty, actor, reason):
     """Take a penalty back; it stays on record, marked, and everything is recomputed."""

@@ -15,6 +15,7 @@ from tournament.errors import InvalidEntry
 from tournament.models import Tournament
 from tournament.rules.money import check_amount, check_shares
 from tournament.rules.validation import clean_bool, clean_choice, saved
+from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tournament, touch_tournament
 
 
@@ -54,6 +55,7 @@ def clean_prize_settings(values):
     return {name: clean[name] for name in Tournament.PRIZE_SETTINGS}  # in the form's order
 
 
+@idempotent("tournament.prizes", load=Tournament)
 @transaction.atomic
 def update_prizes(*, tournament, actor, **values):
     """Set the tournament's buy-in, fee, added money, shares (empty: the standard

@@ -35,6 +35,7 @@ from tournament.rules.names import (
 )
 from tournament.rules.validation import clean_bool, clean_choice, clean_int, saved
 from tournament.services import draws
+from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tournament, lock_tournament_names, touch_tournament
 
 
@@ -140,6 +141,7 @@ def clean_player_name(name):
     )
 
 
+@idempotent("tournament.create", load=Tournament)
 @transaction.atomic
 def create_tournament(*, actor, name, **options):
     values = _validate({"name": name, **options})
@@ -155,6 +157,7 @@ def create_tournament(*, actor, name, **options):
     return tournament
 
 
+@idempotent("tournament.settings", load=Tournament)
 @transaction.atomic
 def update_settings(*, tournament, actor, **changes):
     """Settings can change until the first draw; after it they shape recorded results."""
@@ -181,6 +184,7 @@ def update_settings(*, tournament, actor, **changes):
     return tournament
 
 
+@idempotent("tournament.rename", load=Tournament)
 @transaction.atomic
 def rename_tournament(*, tournament, actor, name):
     """Correct the tournament's name, at any time: unlike the rules, a name shapes no result.
@@ -293,6 +297,7 @@ def _confirmed(alike):
     return {} if alike is None else {"confirmed_lookalike_of": alike.name}
 
 
+@idempotent("player.register", load=Player)
 @transaction.atomic
 def register_player(*, tournament, actor, name, lookalike_confirmed=False):
     """Register one player. A near-duplicate of a registered name (tournament/rules/names.py)
@@ -346,6 +351,7 @@ def _clean_confirmed(confirmed):
     return set(confirmed)
 
 
+@idempotent("player.register_list")
 @transaction.atomic
 def register_players(*, tournament, actor, names, confirmed=()):
     """Register a pasted list, all or nothing, in its order.
@@ -380,10 +386,12 @@ def register_players(*, tournament, actor, names, confirmed=()):
     return ListRegistered(players, [line for line in lines if line.same is not None])
 
 
+@idempotent("player.withdraw", load=Player)
 def withdraw_player(*, player, actor):
     return _set_withdrawn(player, actor, withdrawn=True)
 
 
+@idempotent("player.reinstate", load=Player)
 def reinstate_player(*, player, actor):
     """Undo a withdrawal: the player is in the draw again, with his start number (a TD who
     withdrew the wrong player, or a player who came after all)."""
@@ -429,6 +437,7 @@ def _set_withdrawn(player, actor, *, withdrawn):
     return player
 
 
+@idempotent("player.rename", load=Player)
 @transaction.atomic
 def rename_player(*, player, actor, name, lookalike_confirmed=False):
     """Correct a player's name (a typo at registration); the old name stays in the audit.

@@ -26,6 +26,7 @@ from tournament.models import (
     new_revisor_key,
 )
 from tournament.rules.validation import instance
+from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_table, lock_tables, lock_tournament
 
 CODE_WINDOW = timedelta(minutes=15)
@@ -164,6 +165,7 @@ def access_fields():
     return {"revisor_key": new_revisor_key(), "revisor_code": unused_revisor_code()}
 
 
+@idempotent("table.revisor_access", load=Table)
 @transaction.atomic
 def regenerate_revisor_access(*, table, actor):
     """New key and code for a table: every device bound with the old ones is cut off."""
@@ -185,6 +187,7 @@ def regenerate_revisor_access(*, table, actor):
     return table
 
 
+@idempotent("level.revisor_access")
 @transaction.atomic
 def give_missing_revisor_access(*, level, actor):
     """A link and a code for every table of the level's current draw that has none (a

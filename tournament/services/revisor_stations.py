@@ -12,6 +12,7 @@ from tournament import audit
 from tournament.errors import NotAllowed
 from tournament.models import RevisorStation, Table, Tournament, new_revisor_key
 from tournament.rules.validation import instance, saved
+from tournament.services.idempotency import idempotent
 from tournament.services.revisor_access import unused_revisor_code
 from tournament.tables.locking import lock_tournament
 
@@ -54,6 +55,7 @@ def station_numbers_wanted(tournament):
     )
 
 
+@idempotent("station.create")
 @transaction.atomic
 def create_stations(*, tournament, actor):
     """A station for every table number of the first level that has none yet."""
@@ -83,6 +85,7 @@ def create_stations(*, tournament, actor):
     return missing
 
 
+@idempotent("station.revisor_access")
 @transaction.atomic
 def regenerate_station_access(*, station, actor):
     """New key and code for a station: every device bound with the old ones is cut off."""

@@ -112,3 +112,13 @@ def test_a_second_backup_imported_with_the_key_of_the_first_is_refused(td_client
     assert FORM_KEY_USED in response.content.decode()
     assert not Tournament.objects.filter(name="Kopia 2").exists()
     assert FormSubmission.objects.count() == 1
+
+
+def test_a_call_sent_without_its_key_is_refused_as_an_old_form(revisor, table):
+    """Every form that changes state carries a key, the revisor's call too."""
+    response = revisor.post(reverse("revisor:call"), {"kind": "dispute", "note": "Row?"})
+    assert response.status_code == 400
+    assert "This form is out of date: reload the page and send it again." in (
+        response.content.decode()
+    )
+    assert not TableCall.objects.exists()

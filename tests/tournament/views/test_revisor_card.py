@@ -163,7 +163,7 @@ def test_a_table_over_can_still_call_the_td(revisor, table):
         play(table, 3, -1, -2)
     page = revisor.get(CARD).content.decode()
     assert 'action="/r/card/call/"' in page and "Start the 10-second count" not in page
-    data = {"kind": "dispute", "note": "Hand 3 was +1, not +3"}
+    data = {"kind": "dispute", "note": "Hand 3 was +1, not +3", "submission_key": uuid.uuid4()}
     assert revisor.post(reverse("revisor:call"), data).status_code == 302
     call = TableCall.objects.get()
     assert (call.table_id, call.kind, call.note) == (table.pk, "dispute", "Hand 3 was +1, not +3")
@@ -308,7 +308,8 @@ def test_the_card_polls_with_the_tables_token_and_sees_a_renamed_player(revisor,
 
 
 def test_calling_the_td_flags_the_table(revisor, table):
-    response = revisor.post(reverse("revisor:call"), {"kind": "dispute", "note": "Back row?"})
+    data = {"kind": "dispute", "note": "Back row?", "submission_key": uuid.uuid4()}
+    response = revisor.post(reverse("revisor:call"), data)
     assert response.status_code == 302
     call = TableCall.objects.get()
     assert (call.table_id, call.kind, call.note) == (table.pk, "dispute", "Back row?")

@@ -29,8 +29,8 @@ from tournament.selectors.card import read_card
 from tournament.selectors.hand_preview import points_readback
 from tournament.selectors.tokens import read_table_token
 from tournament.services import calls, hands
+from tournament.services.idempotency import AlreadyDone
 from tournament.tables.state import cached_state
-from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.revisor.binding import revisor_required
 from tournament.web.faults import reads_only, resent_after_lost_connection
@@ -300,25 +300,20 @@ def call(request):
     data = form.cleaned_data
     players = {seat.player.pk: seat.player for seat in card.playing}
 
-    def make_call():
-        return calls.call_td(
+    try:
+        calls.call_td(
             table=table,
             kind=data["kind"],
             note=data["note"],
             player=players.get(data["player"]) if named else None,
             actor_label=label(table),
+            key=data["submission_key"],
         )
-
-    try:
-        if data["submission_key"] is None:
-            result = make_call()
-        else:
-            result = submit_once(request, data["submission_key"], make_call)
+    except AlreadyDone:
+        messages.info(request, _("This call was already made: the TD was called once."))
     except ServiceError as error:
         add_service_error(form, error)
         return _render(request, read_card(table), status=400, **errors)
-    if result is ALREADY_DONE:
-        messages.info(request, _("This call was already made: the TD was called once."))
     else:
         messages.success(request, _("The TD has been called to your table."))
     request.revisor_table.refresh_from_db()

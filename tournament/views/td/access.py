@@ -13,8 +13,8 @@ from tournament.rules.seating import deal_order
 from tournament.selectors.draws import level_with_held
 from tournament.selectors.tables import level_tables, table_seats
 from tournament.services import revisor_access
+from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.td.common import get_level, get_table, get_tournament
 from tournament.views.td.draws import held_print
 from tournament.web.public_address import address_warning, public_link
@@ -98,14 +98,14 @@ def table_access_regenerate(request, tournament_id, table_id):
         return _access_page(request, tournament, table, OnceForm(), errors=[stale], status=400)
     had_access = bool(table.revisor_key)
     try:
-        done = submit_once(
-            request,
-            form.cleaned_data["submission_key"],
-            lambda: revisor_access.regenerate_revisor_access(table=table, actor=request.user),
+        revisor_access.regenerate_revisor_access(
+            table=table, actor=request.user, key=form.cleaned_data["submission_key"]
         )
+    except AlreadyDone:
+        pass
     except ServiceError as error:
         return _access_page(request, tournament, table, form, errors=[str(error)], status=400)
-    if done is not ALREADY_DONE:
+    else:
         if had_access:
             message = _(
                 "Table %(number)s has a new revisor link and code: devices holding the old "
@@ -180,15 +180,15 @@ def give_missing_links(request, tournament_id, level):
         messages.error(request, _("The form was out of date: nothing was changed. Try again."))
         return redirect("td:table_cards", tournament.pk, level)
     try:
-        given = submit_once(
-            request,
-            form.cleaned_data["submission_key"],
-            lambda: revisor_access.give_missing_revisor_access(level=level_obj, actor=request.user),
+        given = revisor_access.give_missing_revisor_access(
+            level=level_obj, actor=request.user, key=form.cleaned_data["submission_key"]
         )
+    except AlreadyDone:
+        given = None
     except ServiceError as error:
         messages.error(request, str(error))
         return redirect("td:table_cards", tournament.pk, level)
-    if given is not ALREADY_DONE and given:
+    if given:
         messages.success(
             request,
             ngettext(

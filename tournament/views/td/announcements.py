@@ -10,8 +10,8 @@ from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.forms.td import AnnouncementForm
 from tournament.services import announcements
+from tournament.services.idempotency import AlreadyDone, kept_for
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message
@@ -46,22 +46,22 @@ def announcement(request, tournament_id):
         form.add_error(None, stale_form_message())
         return _page(request, tournament, form, OnceForm(), status=400)
     key = once.cleaned_data["submission_key"]
-    if already_submitted(request, key):
-        already_done(request)
-        return redirect(_back(tournament))
     if not form.is_valid():
+        if kept_for(key, "announcement.make"):  # made, and refused now (its end has passed)
+            already_done(request)
+            return redirect(_back(tournament))
         return _page(request, tournament, form, once, status=400)
     try:
-        submit_once(
-            request,
-            key,
-            lambda: announcements.announce(
-                tournament=tournament,
-                actor=request.user,
-                text=form.cleaned_data["text"],
-                ends_at=form.cleaned_data["ends_at"],
-            ),
+        announcements.announce(
+            tournament=tournament,
+            actor=request.user,
+            text=form.cleaned_data["text"],
+            ends_at=form.cleaned_data["ends_at"],
+            key=key,
         )
+    except AlreadyDone:
+        already_done(request)
+        return redirect(_back(tournament))
     except ServiceError as error:
         add_service_error(form, error)
         return _page(request, tournament, form, once, status=400)
@@ -79,16 +79,13 @@ def announcement_withdraw(request, tournament_id):
         messages.error(request, stale_form_message())
         return redirect(_back(tournament))
     try:
-        result = submit_once(
-            request,
-            once.cleaned_data["submission_key"],
-            lambda: announcements.withdraw_announcement(tournament=tournament, actor=request.user),
+        announcements.withdraw_announcement(
+            tournament=tournament, actor=request.user, key=once.cleaned_data["submission_key"]
         )
+    except AlreadyDone:
+        already_done(request)
     except ServiceError as error:
         messages.error(request, str(error))
-        return redirect(_back(tournament))
-    if result is ALREADY_DONE:
-        already_done(request)
     else:
         messages.success(request, _("The announcement is withdrawn."))
     return redirect(_back(tournament))

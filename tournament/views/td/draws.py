@@ -1,7 +1,7 @@
 """TD pages: the draw, a level's seating (with its redraws), its projector and print views,
 closing a level, and the standings with the champion.
 
-Every change goes through one service (`tournament.services.draws`) inside `submit_once`,
+Every change goes through one service (`tournament.services.draws`) with the form's key,
 so a double click or a resent form draws once. A refusal is shown in place: on the
 page the form is on (bound, status 400; 409 for a redraw asked for from a page showing
 a draw that was redone meanwhile); closing a level has its own confirmation page,
@@ -30,8 +30,8 @@ from tournament.selectors.draws import (
 from tournament.selectors.prizes import prized_standings
 from tournament.selectors.tokens import revision_token, tournament_revision
 from tournament.services import draws
+from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_level, get_tournament
 
@@ -85,16 +85,13 @@ def draw(request, tournament_id):
         if form.is_valid():
             key = form.cleaned_data["submission_key"]
             try:
-                level = submit_once(
-                    request,
-                    key,
-                    lambda: draws.draw_first_level(tournament=tournament, actor=request.user),
-                )
+                draws.draw_first_level(tournament=tournament, actor=request.user, key=key)
+            except AlreadyDone:
+                return redirect("td:level", tournament.pk, 1)
             except ServiceError as error:
                 add_service_error(form, error)
             else:
-                if level is not ALREADY_DONE:
-                    messages.success(request, _("Level 1 is drawn."))
+                messages.success(request, _("Level 1 is drawn."))
                 return redirect("td:level", tournament.pk, 1)
         _stale_key_message(form)
         status = 400
@@ -162,13 +159,9 @@ def redraw(request, tournament_id, level):
     if form.is_valid():
         key = form.cleaned_data["submission_key"]
         try:
-            done = submit_once(
-                request,
-                key,
-                lambda: draws.redraw_level(
-                    level=level, actor=request.user, **form.service_kwargs()
-                ),
-            )
+            draws.redraw_level(level=level, actor=request.user, key=key, **form.service_kwargs())
+        except AlreadyDone:
+            return redirect("td:level", tournament.pk, level.number)
         except Conflict as error:
             # Redone meanwhile: the page shows the new seating now, and the form (reason
             # as typed) stands on it, so that redoing it again is a choice made seeing it.
@@ -178,12 +171,11 @@ def redraw(request, tournament_id, level):
         except ServiceError as error:
             add_service_error(form, error)
         else:
-            if done is not ALREADY_DONE:
-                messages.success(
-                    request,
-                    _("Level %(level)d is drawn again. The old draw is kept below.")
-                    % {"level": level.number},
-                )
+            messages.success(
+                request,
+                _("Level %(level)d is drawn again. The old draw is kept below.")
+                % {"level": level.number},
+            )
             return redirect("td:level", tournament.pk, level.number)
     _stale_key_message(form)
     return _render_level(request, tournament, level, form, status=400)
@@ -210,18 +202,17 @@ def release(request, tournament_id, level):
     if form.is_valid():
         key = form.cleaned_data["submission_key"]
         try:
-            done = submit_once(
-                request, key, lambda: draws.release_draw(level=level, actor=request.user)
-            )
+            draws.release_draw(level=level, actor=request.user, key=key)
+        except AlreadyDone:
+            return redirect("td:level", tournament.pk, level.number)
         except ServiceError as error:
             add_service_error(form, error)
         else:
-            if done is not ALREADY_DONE:
-                messages.success(
-                    request,
-                    _("The seating of level %(level)d is released: the room sees it now.")
-                    % {"level": level.number},
-                )
+            messages.success(
+                request,
+                _("The seating of level %(level)d is released: the room sees it now.")
+                % {"level": level.number},
+            )
             return redirect("td:level", tournament.pk, level.number)
     _stale_key_message(form)
     return _render_level(request, tournament, level, None, status=400, release_form=form)
@@ -363,24 +354,21 @@ def advance(request, tournament_id):
     number = form.cleaned_data["level"]
     withdrawn = form.announcement_choice()
     try:
-        result = submit_once(
-            request,
-            form.cleaned_data["submission_key"],
-            lambda: draws.advance(
-                tournament=tournament,
-                actor=request.user,
-                level_number=number,
-                withdraw_announcement=withdrawn,
-            ),
+        result = draws.advance(
+            tournament=tournament,
+            actor=request.user,
+            level_number=number,
+            withdraw_announcement=withdrawn,
+            key=form.cleaned_data["submission_key"],
         )
-    except ServiceError as error:
-        return _close_confirm(request, tournament, errors=[str(error)], status=400)
-    if result is ALREADY_DONE:  # a second click: show where the first one led
+    except AlreadyDone:  # a second click: show where the first one led
         tournament.refresh_from_db()
         if tournament.finished_at is not None:
             return redirect("td:standings", tournament.pk)
         latest = draws.current_level(tournament)
         return redirect("td:level", tournament.pk, latest.number)
+    except ServiceError as error:
+        return _close_confirm(request, tournament, errors=[str(error)], status=400)
     if result is None:
         tournament.refresh_from_db()
         if tournament.champion is not None:

@@ -35,8 +35,8 @@ from tournament.selectors.exports import tournament_hand_results
 from tournament.selectors.prizes import prized_standings
 from tournament.selectors.standings import standings
 from tournament.selectors.tournaments import tournament_named
+from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
 
@@ -143,19 +143,18 @@ def import_backup(request):
             form.data["submission_key"] = str(uuid.uuid4())
         return _import_page(request, form, status=400)
     try:
-        tournament = submit_once(
-            request,
-            form.cleaned_data["submission_key"],
-            lambda: backup_service.import_tournament(form.data_from_file(), actor=request.user),
+        tournament = backup_service.import_tournament(
+            form.data_from_file(), actor=request.user, key=form.cleaned_data["submission_key"]
         )
-    except ServiceError as error:
-        add_service_error(form, error)
-        return _import_page(request, form, status=400)
-    if tournament is ALREADY_DONE:
-        tournament = _imported_before(form)
+    except AlreadyDone as repeat:
+        # The tournament it imported; for a key kept before 0018, found by its name.
+        tournament = repeat.first or _imported_before(form)
         messages.info(request, _("This backup was imported already: nothing was imported again."))
         if tournament is None:
             return redirect("td:dashboard")
+    except ServiceError as error:
+        add_service_error(form, error)
+        return _import_page(request, form, status=400)
     else:
         messages.success(request, _("Imported “%(name)s”.") % {"name": tournament.name})
         if tournament.accounts_note:

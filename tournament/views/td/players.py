@@ -21,8 +21,8 @@ from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
 from tournament.selectors.prizes import paying_players, pool_change
 from tournament.selectors.tournaments import player_roster, tournament_player
 from tournament.services import registration
+from tournament.services.idempotency import AlreadyDone, kept_for
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
 from tournament.views.td.tournaments import already_done, stale_form_message
@@ -65,20 +65,22 @@ def _key(request, form, prefix=None):
     return OnceForm(prefix=prefix), None
 
 
-def _carry_out(request, form, change, *, prefix=None, refused=None):
-    """A player form's POST, carried out at most once: `change(cleaned_data)` runs when the
-    one-time key is fresh and the form valid. Returns the OnceForm to show again and what
-    came of it: ALREADY_DONE for a repeated key, the change's result, or None when the
-    form goes back with its errors (a refused change's, then `refused` if given)."""
+def _carry_out(request, form, change, *, action, prefix=None, refused=None):
+    """A player form's POST, carried out at most once: `change(cleaned_data, key)` runs when
+    the form is valid, with the one-time key (services/idempotency.py). Returns the OnceForm
+    to show again and what came of it: an AlreadyDone for the same submission sent again
+    (also when the form is now refused by its own checks and its key made this `action`:
+    "Anna is already registered" is Anna registered by it), the change's result, or None
+    when the form goes back with its errors (a refused change's, then `refused` if given)."""
     once, key = _key(request, form, prefix=prefix)
     if key is None:
         return once, None
-    if already_submitted(request, key):
-        return once, ALREADY_DONE
     if not form.is_valid():
-        return once, None
+        return once, (AlreadyDone() if kept_for(key, action) else None)
     try:
-        return once, submit_once(request, key, lambda: change(form.cleaned_data))
+        return once, change(form.cleaned_data, key)
+    except AlreadyDone as repeat:
+        return once, repeat
     except ServiceError as error:
         add_service_error(form, error)
         if refused:
@@ -126,12 +128,13 @@ def players(request, tournament_id):
     once, player = _carry_out(
         request,
         form,
-        lambda data: registration.register_player(
-            tournament=tournament, actor=request.user, **form.service_kwargs()
+        lambda data, key: registration.register_player(
+            tournament=tournament, actor=request.user, key=key, **form.service_kwargs()
         ),
+        action="player.register",
         prefix="add",
     )
-    if player is ALREADY_DONE:
+    if isinstance(player, AlreadyDone):
         already_done(request)
         return redirect(_players_url(tournament))
     if player is not None:
@@ -161,13 +164,14 @@ def paste(request, tournament_id):
     once, done = _carry_out(
         request,
         form,
-        lambda data: registration.register_players(
-            tournament=tournament, actor=request.user, **form.service_kwargs()
+        lambda data, key: registration.register_players(
+            tournament=tournament, actor=request.user, key=key, **form.service_kwargs()
         ),
+        action="player.register_list",
         prefix="paste",
         refused=_("Nothing from the list was registered."),
     )
-    if done is ALREADY_DONE:
+    if isinstance(done, AlreadyDone):
         already_done(request)
         return redirect(_players_url(tournament))
     if done is not None:
@@ -244,11 +248,12 @@ def rename(request, tournament_id, player_id):
     once, done = _carry_out(
         request,
         form,
-        lambda data: registration.rename_player(
-            player=player, actor=request.user, **form.service_kwargs()
+        lambda data, key: registration.rename_player(
+            player=player, actor=request.user, key=key, **form.service_kwargs()
         ),
+        action="player.rename",
     )
-    if done is ALREADY_DONE:
+    if isinstance(done, AlreadyDone):
         already_done(request)
         return redirect(_players_url(tournament))
     if done is not None:
@@ -326,16 +331,12 @@ def _change_status(
         context["refusal"] = stale_form_message()
         return render(request, template, context, status=400)
     try:
-        outcome = submit_once(
-            request,
-            form.cleaned_data["submission_key"],
-            lambda: service(player=player, actor=request.user),
-        )
+        service(player=player, actor=request.user, key=form.cleaned_data["submission_key"])
+    except AlreadyDone:
+        already_done(request)
     except ServiceError as error:
         context["refusal"] = str(error)
         return render(request, template, context, status=400)
-    if outcome is ALREADY_DONE:
-        already_done(request)
     else:
         messages.success(request, done % {"name": player.name})
         if context["late"]:

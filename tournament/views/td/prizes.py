@@ -16,8 +16,8 @@ from tournament.forms.fields import OnceForm
 from tournament.forms.prizes import PrizeSettingsForm
 from tournament.selectors.prizes import prize_figures
 from tournament.services import prizes
+from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
 
@@ -61,18 +61,17 @@ def prize_settings(request, tournament_id):
         figures = prize_figures(tournament, settings=form.values())
         return _page(request, tournament, form=form, once=once, figures=figures, preview=True)
     try:
-        done = submit_once(
-            request,
-            once.cleaned_data["submission_key"],
-            lambda: prizes.update_prizes(
-                tournament=tournament, actor=request.user, **form.values()
-            ),
+        prizes.update_prizes(
+            tournament=tournament,
+            actor=request.user,
+            key=once.cleaned_data["submission_key"],
+            **form.values(),
         )
+    except AlreadyDone:
+        messages.info(request, _("This form was already sent; nothing was changed again."))
     except ServiceError as error:
         add_service_error(form, error)
         return _page(request, tournament, 400, form=form, once=once)
-    if done is ALREADY_DONE:
-        messages.info(request, _("This form was already sent; nothing was changed again."))
     else:
         messages.success(request, _("Buy-ins and prizes saved."))
     return redirect(reverse("td:settings", args=[tournament.pk]) + "#prizes")

@@ -12,9 +12,9 @@ from tournament.forms.fields import OnceForm
 from tournament.selectors.stations import station_numbered, tournament_stations
 from tournament.services import revisor_stations
 from tournament.services.draws import current_level
+from tournament.services.idempotency import AlreadyDone
 from tournament.services.revisor_stations import station_numbers_wanted
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.td.common import get_tournament
 from tournament.web.public_address import address_warning, public_link
 from tournament.web.qr import qr_svg
@@ -62,13 +62,16 @@ def station_cards(request, tournament_id):
 
 
 def _submit(request, tournament, change):
-    """Run `change` once for this form's key; an error goes back to the page."""
+    """`change(key)` with this form's key (made once: an AlreadyDone for a repeat); an
+    error goes back to the page."""
     form = OnceForm(request.POST)
     if not form.is_valid():
         stale = _("The form was out of date: nothing was changed. Try again.")
         return None, _page(request, tournament, errors=[stale], status=400)
     try:
-        return submit_once(request, form.cleaned_data["submission_key"], change), None
+        return change(form.cleaned_data["submission_key"]), None
+    except AlreadyDone as repeat:
+        return repeat, None
     except ServiceError as error:
         return None, _page(request, tournament, errors=[str(error)], status=400)
 
@@ -92,11 +95,13 @@ def stations_create(request, tournament_id):
     done, page = _submit(
         request,
         tournament,
-        lambda: revisor_stations.create_stations(tournament=tournament, actor=request.user),
+        lambda key: revisor_stations.create_stations(
+            tournament=tournament, actor=request.user, key=key
+        ),
     )
     if page is not None:
         return page
-    if done is not ALREADY_DONE and done:
+    if not isinstance(done, AlreadyDone) and done:
         messages.success(request, _("The station cards are ready to print."))
     return redirect("td:station_cards", tournament.pk)
 
@@ -109,11 +114,13 @@ def station_regenerate(request, tournament_id, number):
     done, page = _submit(
         request,
         tournament,
-        lambda: revisor_stations.regenerate_station_access(station=station, actor=request.user),
+        lambda key: revisor_stations.regenerate_station_access(
+            station=station, actor=request.user, key=key
+        ),
     )
     if page is not None:
         return page
-    if done is not ALREADY_DONE:
+    if not isinstance(done, AlreadyDone):
         messages.success(
             request,
             _(

@@ -12,8 +12,6 @@ with the form bound (nothing typed is lost) and the service's message, status 40
 correction made from an older version of the hand, a tie decided meanwhile).
 """
 
-import uuid
-
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -35,19 +33,18 @@ from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.models import HandVersion, Penalty, Tournament
 from tournament.selectors.hands import first_version, hand_to_correct
 from tournament.selectors.penalties import (
-    PenaltyCost,
     cost_text,
     penalty_confirmation,
-    penalty_cost,
     tournament_penalty,
 )
 from tournament.selectors.score_card import score_card
 from tournament.selectors.tables import is_final_table
 from tournament.selectors.tokens import revision_token
 from tournament.services import calls, hands, penalties
+from tournament.services.idempotency import AlreadyDone, kept_for
+from tournament.services.penalties import CostChanged, PenaltyCost, penalty_cost
 from tournament.services.stale import by_whom, clock
 from tournament.views.access import post_only, td_required
-from tournament.views.once import ALREADY_DONE, already_submitted, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_table, get_tournament
 
@@ -108,22 +105,11 @@ def safe_next(request, fallback):
     return fallback
 
 
-def replayed(request):
-    """A once-only form sent again whose change is made: answered before the checks that
-    would now refuse it (the tie is settled, the player disqualified)."""
-    try:
-        key = uuid.UUID(request.POST.get("submission_key", ""))
-    except ValueError:
-        return False
-    return already_submitted(request, key)
-
-
-class CostChanged(Exception):
-    """The player's warnings changed since the confirmation stated the cost."""
-
-    def __init__(self, cost):
-        super().__init__()
-        self.cost = cost
+def replayed(request, action):
+    """A once-only form refused by the page's own checks (the tie is settled, the player
+    disqualified) whose key made this `action`: that submission sent again, its change
+    made."""
+    return kept_for(request.POST.get("submission_key"), action)
 
 
 def table_url(tournament, table, mode=None):
@@ -369,11 +355,14 @@ def _correct_page(request, tournament, table, correction, form, mode, status=200
 def penalty_new(request, tournament_id, table_id):
     """Step 1 (the table page's form): state the cost; step 2 (`confirm`): give it."""
     tournament, table = _tables(tournament_id, table_id)
-    if "confirm" in request.POST and replayed(request):
-        messages.info(request, _("This penalty was already given: nothing was given twice."))
-        return redirect(table_url(tournament, table) + "#penalties")
     form = TablePenaltyForm(request.POST, tournament=tournament, table=table)
     in_play = table.draw.superseded_at is None and table.level.closed_at is None
+    # Refused by the page's own checks (the player disqualified, the level closed): a key
+    # that gave a penalty is that confirmation sent again.
+    refused = not in_play or not form.is_valid()
+    if "confirm" in request.POST and refused and replayed(request, "penalty.give"):
+        messages.info(request, _("This penalty was already given: nothing was given twice."))
+        return redirect(table_url(tournament, table) + "#penalties")
     if not in_play:
         form.is_valid()
         form.add_error(
@@ -390,20 +379,17 @@ def penalty_new(request, tournament_id, table_id):
     if "confirm" not in request.POST:
         cost = penalty_cost(player, kind)
         return _confirm(request, tournament, table, form, cost, call_id=call_id)
-    stated = request.POST.get("warning_number")
-
-    def give():
-        # Checked with the key kept: a cost that moved since it was stated gives nothing.
-        cost = penalty_cost(player, kind)
-        if stated != str(cost.warning_number):
-            raise CostChanged(cost)
-        penalty = penalties.give_penalty(actor=request.user, **form.service_kwargs())
-        if call_id is not None:  # given from the revisor's call: that call is dealt with
-            calls.clear_named_call(table=table, call_id=call_id, actor=request.user)
-        return penalty
-
     try:
-        result = submit_once(request, form.cleaned_data["submission_key"], give)
+        result = penalties.give_stated_penalty(
+            actor=request.user,
+            stated_warning=request.POST.get("warning_number"),
+            call=call_id,
+            key=form.cleaned_data["submission_key"],
+            **form.service_kwargs(),
+        )
+    except AlreadyDone:
+        messages.info(request, _("This penalty was already given: nothing was given twice."))
+        return redirect(table_url(tournament, table) + "#penalties")
     except CostChanged as changed:
         return _confirm(
             request,
@@ -418,14 +404,11 @@ def penalty_new(request, tournament_id, table_id):
     except ServiceError as error:
         add_service_error(form, error)
         return render_page(request, tournament, table, status=400, penalty_form=form)
-    if result is ALREADY_DONE:
-        messages.info(request, _("This penalty was already given: nothing was given twice."))
-    else:
-        messages.success(
-            request,
-            _("Penalty given to %(name)s: %(cost)s.")
-            % {"name": player.name, "cost": cost_text(_priced(result))},
-        )
+    messages.success(
+        request,
+        _("Penalty given to %(name)s: %(cost)s.")
+        % {"name": player.name, "cost": cost_text(_priced(result))},
+    )
     return redirect(table_url(tournament, table) + "#penalties")
 
 
@@ -509,23 +492,22 @@ def penalty_rescind(request, tournament_id, penalty_id):
         form = RescindOnceForm(request.POST)
         if form.is_valid():
             try:
-                result = submit_once(
-                    request,
-                    form.cleaned_data["submission_key"],
-                    lambda: penalties.rescind_penalty(
-                        penalty=penalty, actor=request.user, **form.service_kwargs()
-                    ),
+                penalties.rescind_penalty(
+                    penalty=penalty,
+                    actor=request.user,
+                    key=form.cleaned_data["submission_key"],
+                    **form.service_kwargs(),
                 )
+            except AlreadyDone:
+                messages.info(request, _("This penalty was already rescinded."))
+                return redirect(back)
             except ServiceError as error:
                 add_service_error(form, error)
             else:
-                if result is ALREADY_DONE:
-                    messages.info(request, _("This penalty was already rescinded."))
-                else:
-                    messages.success(
-                        request,
-                        _("%(name)s's penalty is rescinded.") % {"name": penalty.player.name},
-                    )
+                messages.success(
+                    request,
+                    _("%(name)s's penalty is rescinded.") % {"name": penalty.player.name},
+                )
                 return redirect(back)
         status = 400
     else:
@@ -550,25 +532,26 @@ def tie(request, tournament_id, table_id):
     tournament, table = _tables(tournament_id, table_id)
     if request.method != "POST":
         return redirect(table_url(tournament, table) + "#tie")
-    if replayed(request):
-        messages.info(request, _("This tie was already settled."))
-        return redirect(table_url(tournament, table))
     card = score_card(table)
     form = TieOnceForm(request.POST, leaders=card.tie_leaders, settlement=card.settlement)
     try:
         hands.check_table_open(table)  # before the confirmation: a closed level is final
     except ServiceError as error:
+        if replayed(request, "tie.settle"):
+            return _tie_already_settled(request, tournament, table)
         form.is_valid()
         add_service_error(form, error)
         return render_page(request, tournament, table, status=400, tie_form=form)
+    valid = form.is_valid()
+    if (not card.tie_leaders or not valid) and replayed(request, "tie.settle"):
+        return _tie_already_settled(request, tournament, table)
     if not card.tie_leaders:
-        form.is_valid()
         form.add_error(
             None,
             _("Table %(table)d has no tie for first to settle.") % {"table": table.number},
         )
         return render_page(request, tournament, table, status=400, tie_form=form)
-    if not form.is_valid():
+    if not valid:
         return render_page(request, tournament, table, status=400, tie_form=form)
     if "edit" in request.POST:  # back from the confirmation to change it: nothing lost
         return render_page(request, tournament, table, tie_form=form)
@@ -582,27 +565,32 @@ def tie(request, tournament_id, table_id):
             )
         return _tie_confirm(request, tournament, table, card, form)
     try:
-        result = submit_once(
-            request,
-            form.cleaned_data["submission_key"],
-            lambda: hands.settle_tie(table=table, actor=request.user, **form.service_kwargs()),
+        hands.settle_tie(
+            table=table,
+            actor=request.user,
+            key=form.cleaned_data["submission_key"],
+            **form.service_kwargs(),
         )
+    except AlreadyDone:
+        return _tie_already_settled(request, tournament, table)
     except Conflict as error:
         return _tie_refused(request, tournament, table, error)
     except ServiceError as error:
         add_service_error(form, error)
         return render_page(request, tournament, table, status=400, tie_form=form)
-    if result is ALREADY_DONE:
-        messages.info(request, _("This tie was already settled."))
-    else:
-        done = (
-            _("Tie decided again: %(name)s wins table %(table)d.")
-            if card.settlement is not None
-            else _("Tie settled: %(name)s wins table %(table)d.")
-        )
-        messages.success(
-            request, done % {"name": form.cleaned_data["winner"].name, "table": table.number}
-        )
+    done = (
+        _("Tie decided again: %(name)s wins table %(table)d.")
+        if card.settlement is not None
+        else _("Tie settled: %(name)s wins table %(table)d.")
+    )
+    messages.success(
+        request, done % {"name": form.cleaned_data["winner"].name, "table": table.number}
+    )
+    return redirect(table_url(tournament, table))
+
+
+def _tie_already_settled(request, tournament, table):
+    messages.info(request, _("This tie was already settled."))
     return redirect(table_url(tournament, table))
 
 
@@ -657,15 +645,11 @@ def call_clear(request, tournament_id, table_id):
             page_errors=[_("The form was incomplete; reload the page and try again.")],
         )
     try:
-        result = submit_once(
-            request,
-            form.cleaned_data["submission_key"],
-            lambda: calls.clear_call(table=table, actor=request.user),
-        )
+        calls.clear_call(table=table, actor=request.user, key=form.cleaned_data["submission_key"])
+    except AlreadyDone:
+        messages.info(request, _("This call was already cleared."))
     except ServiceError as error:
         return render_page(request, tournament, table, status=400, page_errors=[str(error)])
-    if result is ALREADY_DONE:
-        messages.info(request, _("This call was already cleared."))
     else:
         messages.success(
             request, _("The call at table %(table)d is cleared.") % {"table": table.number}

@@ -18,8 +18,8 @@ from tournament.models import Tournament
 from tournament.rules.decisions import DECISIONS
 from tournament.selectors.tournaments import td_tournament_list
 from tournament.services import registration
+from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import td_required
-from tournament.views.once import ALREADY_DONE, submit_once
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
 from tournament.views.td.prizes import section as prize_section
@@ -146,15 +146,18 @@ def _settings_context(form, once, **extra):
     }
 
 
-def _carry_out(request, form, action):
-    """(once, result): `action()` run once for the form's one-time key; result None when the
-    key, the form or the service refused (then the reason is on `form`: a name another
-    tournament has next to the name field)."""
+def _carry_out(request, form, change):
+    """(once, result): `change(key)` with the form's one-time key, made once (an
+    AlreadyDone for the same submission sent again); result None when the key, the form or
+    the service refused (then the reason is on `form`: a name another tournament has next
+    to the name field)."""
     once, key = _bound_once(request, form)
     if key is None or not form.is_valid():
         return once, None
     try:
-        return once, submit_once(request, key, action)
+        return once, change(key)
+    except AlreadyDone as repeat:
+        return once, repeat
     except registration.TournamentNameTaken as error:
         form.add_error("name", str(error))
         return once, None
@@ -191,9 +194,11 @@ def create(request):
         return render(request, template, _settings_context(form, OnceForm()))
     form = TournamentSettingsForm(request.POST)
     once, created = _carry_out(
-        request, form, lambda: registration.create_tournament(actor=request.user, **form.values())
+        request,
+        form,
+        lambda key: registration.create_tournament(actor=request.user, key=key, **form.values()),
     )
-    if created is ALREADY_DONE:
+    if isinstance(created, AlreadyDone):
         already_done(request)
         return redirect("td:dashboard")
     if created is not None:
@@ -225,12 +230,12 @@ def settings(request, tournament_id):
     once, done = _carry_out(
         request,
         form,
-        lambda: registration.update_settings(
-            tournament=tournament, actor=request.user, **form.values()
+        lambda key: registration.update_settings(
+            tournament=tournament, actor=request.user, key=key, **form.values()
         ),
     )
     if done is not None:
-        if done is ALREADY_DONE:
+        if isinstance(done, AlreadyDone):
             already_done(request)
         else:
             messages.success(request, _("Settings saved."))
@@ -248,12 +253,12 @@ def rename(request, tournament_id):
     once, done = _carry_out(
         request,
         form,
-        lambda: registration.rename_tournament(
-            tournament=tournament, actor=request.user, name=form.cleaned_data["name"]
+        lambda key: registration.rename_tournament(
+            tournament=tournament, actor=request.user, name=form.cleaned_data["name"], key=key
         ),
     )
     if done is not None:
-        if done is ALREADY_DONE:
+        if isinstance(done, AlreadyDone):
             already_done(request)
         else:
             messages.success(

@@ -1,7 +1,7 @@
 """What a change did whose connection to the database was lost while it was made.
 
 Every entry carries a one-time key, written in the change's own transaction: the hand's
-(`idempotency_key`, on its version) or a form's (`submission_key`, views/once.py). So the
+(`idempotency_key`, on its version) or a form's (`submission_key`, services/idempotency.py). So the
 key, looked up on a fresh connection, tells whether the change was recorded (its commit
 went through before the connection died) or not (rolled back whole). Nothing is run again:
 whoever sent it sends it again with the same key, which records it once.

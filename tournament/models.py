@@ -10,6 +10,7 @@ supersede draws, rescinding marks a penalty.
 
 import secrets
 import uuid
+from typing import ClassVar, NoReturn, Self
 
 from django.conf import settings
 from django.db import models
@@ -19,15 +20,15 @@ from django.utils.translation import gettext_lazy as _
 from scoring import Rules
 
 
-class NoDeleteQuerySet(models.QuerySet):
-    def delete(self):
+class NoDeleteQuerySet[M: models.Model](models.QuerySet[M]):
+    def delete(self) -> NoReturn:
         raise PermissionError("Tournament records are never deleted.")
 
 
-class CurrentQuerySet(NoDeleteQuerySet):
+class CurrentQuerySet[M: models.Model](NoDeleteQuerySet[M]):
     """Rows that a newer one can supersede (draws, hand versions)."""
 
-    def current(self):
+    def current(self) -> Self:
         return self.filter(superseded_at__isnull=True)
 
 
@@ -43,44 +44,44 @@ def shown_draw(draw):
     return draw.released_at is not None
 
 
-class LevelQuerySet(NoDeleteQuerySet):
-    def open(self):
+class LevelQuerySet(NoDeleteQuerySet["Level"]):
+    def open(self) -> Self:
         """Levels whose results can still change (not closed by the next draw)."""
         return self.filter(closed_at__isnull=True)
 
-    def shown(self):
+    def shown(self) -> Self:
         """Levels whose current draw the room sees (see SHOWN_DRAW)."""
         return self.filter(draws__superseded_at__isnull=True, draws__released_at__isnull=False)
 
 
-class TableQuerySet(NoDeleteQuerySet):
-    def current(self):
+class TableQuerySet(NoDeleteQuerySet["Table"]):
+    def current(self) -> Self:
         """Tables of their level's current draw (not of a superseded one)."""
         return self.filter(draw__superseded_at__isnull=True)
 
-    def open(self):
+    def open(self) -> Self:
         """Current tables of an open level: the ones whose results can still change."""
         return self.current().filter(level__closed_at__isnull=True)
 
-    def shown(self):
+    def shown(self) -> Self:
         """Tables of a draw the room sees (see SHOWN_DRAW), current or redone since."""
         return self.filter(SHOWN_DRAW)
 
 
-class SeatQuerySet(NoDeleteQuerySet):
-    def current(self):
+class SeatQuerySet(NoDeleteQuerySet["Seat"]):
+    def current(self) -> Self:
         return self.filter(draw__superseded_at__isnull=True)
 
-    def open(self):
+    def open(self) -> Self:
         return self.current().filter(table__level__closed_at__isnull=True)
 
-    def shown(self):
+    def shown(self) -> Self:
         """Seats of a draw the room sees (see SHOWN_DRAW)."""
         return self.filter(SHOWN_DRAW)
 
 
-class PenaltyQuerySet(NoDeleteQuerySet):
-    def standing(self):
+class PenaltyQuerySet(NoDeleteQuerySet["Penalty"]):
+    def standing(self) -> Self:
         """Penalties that count: not rescinded."""
         return self.filter(rescinded_at__isnull=True)
 
@@ -263,7 +264,7 @@ class Level(KeptModel):
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
-    objects = LevelQuerySet.as_manager()
+    objects: ClassVar = LevelQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament_id", "number"]
@@ -292,7 +293,7 @@ class Draw(KeptModel):
     # link shows an unreleased draw, and no hand is recorded at its tables.
     released_at = models.DateTimeField(null=True, blank=True)
 
-    objects = CurrentQuerySet.as_manager()
+    objects: ClassVar = CurrentQuerySet.as_manager()
 
     class Meta:
         ordering = ["level_id", "number"]
@@ -371,7 +372,7 @@ class Table(KeptModel):
     revisor_key = models.CharField(max_length=64, unique=True, null=True, blank=True)
     revisor_code = models.CharField(max_length=12, unique=True, null=True, blank=True)
 
-    objects = TableQuerySet.as_manager()
+    objects: ClassVar = TableQuerySet.as_manager()
 
     class Meta:
         ordering = ["draw_id", "number"]
@@ -414,7 +415,7 @@ class Seat(KeptModel):
     in_fantasyland = _seat_cache("in_fantasyland")
     fantasyland_streak = _seat_cache("fantasyland_streak")
 
-    objects = SeatQuerySet.as_manager()
+    objects: ClassVar = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["table_id", "position"]
@@ -470,7 +471,7 @@ class HandVersion(KeptModel):
     # those of a backup written before it.
     has_audit_entry = models.BooleanField(default=False)
 
-    objects = CurrentQuerySet.as_manager()
+    objects: ClassVar = CurrentQuerySet.as_manager()
 
     class Meta:
         ordering = ["hand_id", "version"]
@@ -591,7 +592,7 @@ class Penalty(KeptModel):
     warning_number = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
 
-    objects = PenaltyQuerySet.as_manager()
+    objects: ClassVar = PenaltyQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament_id", "created_at", "id"]

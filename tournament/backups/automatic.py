@@ -55,11 +55,11 @@ LOW_DISK_BYTES = 50 * 1024 * 1024
 # then skips the look (a query and a directory listing, 1 ms of a 5-13 ms hand,
 # docs/performance.md). Another worker's backup only puts the moment later, so a hand
 # never misses a backup that is due; keyed by the folder too (a test's, a restore's).
-_due_at = {}
+_due_at: dict[tuple[str, int], datetime] = {}
 
 
 # The catch-ups this process has waiting, by tournament (and folder), to start one only.
-_catch_up_at = {}
+_catch_up_at: dict[tuple[str, int], datetime] = {}
 _catch_up_lock = threading.Lock()
 
 

@@ -44,7 +44,7 @@ class _CallFormBase(forms.Form):
         widget=forms.HiddenInput,
         error_messages={"invalid": STALE_FORM},
     )
-    errors_above = ("note", "submission_key")
+    errors_above: tuple[str, ...] = ("note", "submission_key")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

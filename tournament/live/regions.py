@@ -2,6 +2,7 @@
 cache with the token it shows, so that every phone asking for it shares one rendering."""
 
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -138,7 +139,7 @@ TOKEN_MARK = mark_safe("<live-token>")
 
 # Each process's last rendering of a region, per region key: (what it shows, its HTML with
 # TOKEN_MARK for its token, its title). See `rendered_region`.
-_renderings = {}
+_renderings: dict[Hashable, tuple[object, str, str]] = {}
 
 
 RENDERINGS_MAX = 10_000  # regions kept at most (a room has a few hundred pages)

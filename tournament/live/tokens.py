@@ -2,6 +2,7 @@
 `token_seconds()` per subject, every table's with the tournament's in one read (`room`)."""
 
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -34,7 +35,7 @@ def shows_already(rev, token):
 
 
 # The token each process read last, per subject: (token, when read). See `recent_token`.
-_recent_tokens = {}
+_recent_tokens: dict[Hashable, tuple[str, float]] = {}
 
 
 RECENT_TOKENS_MAX = 10_000  # subjects kept at most (a room has a few hundred pages)

@@ -10,7 +10,7 @@ supersede draws, rescinding marks a penalty.
 
 import secrets
 import uuid
-from typing import ClassVar, NoReturn, Self
+from typing import Any, ClassVar, Literal, NoReturn, Self, TypedDict
 
 from django.conf import settings
 from django.db import models
@@ -39,7 +39,7 @@ class CurrentQuerySet[M: models.Model](NoDeleteQuerySet[M]):
 SHOWN_DRAW = Q(draw__released_at__isnull=False)
 
 
-def shown_draw(draw):
+def shown_draw(draw: "Draw") -> bool:
     """Whether the room sees this draw: the TD has released it."""
     return draw.released_at is not None
 
@@ -98,7 +98,7 @@ class KeptModel(models.Model):
     class Meta:
         abstract = True
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise PermissionError("Tournament records are never deleted.")
 
 
@@ -215,11 +215,11 @@ class Tournament(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
     @property
-    def rules(self):
+    def rules(self) -> Rules:
         return Rules(
             royalties=self.royalties,
             method=self.scoring_method,
@@ -252,7 +252,7 @@ class Player(KeptModel):
             models.UniqueConstraint(fields=["tournament", "name"], name="unique_player_name"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
@@ -273,7 +273,7 @@ class Level(KeptModel):
             models.CheckConstraint(condition=Q(number__gte=1), name="level_number_positive"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.tournament} level {self.number}"
 
 
@@ -306,7 +306,7 @@ class Draw(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.level} draw {self.number}"
 
 
@@ -315,19 +315,28 @@ REVISOR_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 REVISOR_CODE_LENGTH = 6
 
 
-def new_revisor_key():
+def new_revisor_key() -> str:
     """The secret in a table's private revisor link: 256 random bits."""
     return secrets.token_urlsafe(32)
 
 
-def new_revisor_code():
+def new_revisor_code() -> str:
     """A short code for the same table, typed instead of scanning the QR code."""
     return "".join(secrets.choice(REVISOR_CODE_ALPHABET) for _ in range(REVISOR_CODE_LENGTH))
 
 
 # A seat's standing at its table, kept in the table's row (`Table.seat_caches`), and what
 # it is before the table's first hand or penalty.
-SEAT_CACHE_DEFAULTS = {
+class SeatCache(TypedDict):
+    hand_points: int
+    penalty_points: int
+    total: int
+    place: int | None
+    in_fantasyland: bool
+    fantasyland_streak: int
+
+
+SEAT_CACHE_DEFAULTS: SeatCache = {
     "hand_points": 0,
     "penalty_points": 0,
     "total": 0,  # hand_points less penalty_points
@@ -338,7 +347,7 @@ SEAT_CACHE_DEFAULTS = {
 }
 
 
-def seat_standing(seat_caches, position):
+def seat_standing(seat_caches: dict[str, SeatCache], position: int) -> SeatCache:
     """The standing of the seat at `position` from its table's `seat_caches` (as read by
     `values_list("table__seat_caches")`)."""
     return seat_caches.get(str(position)) or SEAT_CACHE_DEFAULTS
@@ -383,16 +392,21 @@ class Table(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Table {self.number}"
 
-    def seat_cache(self, position):
+    def seat_cache(self, position: int) -> SeatCache:
         """The standing of the seat at `position` (SEAT_CACHE_DEFAULTS before any hand)."""
         return seat_standing(self.seat_caches, position)
 
 
-def _seat_cache(name):
-    def read(seat):
+SeatCacheName = Literal[
+    "hand_points", "penalty_points", "total", "place", "in_fantasyland", "fantasyland_streak"
+]
+
+
+def _seat_cache(name: SeatCacheName) -> property:
+    def read(seat: "Seat") -> object:
         return seat.table.seat_cache(seat.position).get(name, SEAT_CACHE_DEFAULTS[name])
 
     read.__name__ = name
@@ -425,7 +439,7 @@ class Seat(KeptModel):
             models.CheckConstraint(condition=Q(position__lte=2), name="at_most_three_seats"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.player} @ {self.table}"
 
 
@@ -445,7 +459,7 @@ class Hand(KeptModel):
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Hand {self.number} at {self.table}"
 
 
@@ -484,7 +498,7 @@ class HandVersion(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.hand} v{self.version}"
 
 
@@ -512,7 +526,7 @@ class HandResult(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.seat}: {self.points:+d}"
 
 
@@ -549,11 +563,11 @@ class TableCall(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.table}: {self.get_kind_display()}"
 
     @property
-    def penalty_key(self):
+    def penalty_key(self) -> uuid.UUID:
         """The one-time key of the penalty the TD gives from this call: one per call."""
         return uuid.uuid5(uuid.NAMESPACE_URL, f"ofc-table-call-penalty-{self.pk}")
 
@@ -603,7 +617,7 @@ class Penalty(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.player}: {self.get_kind_display()}"
 
 
@@ -626,7 +640,7 @@ class TieSettlement(KeptModel):
             models.CheckConstraint(condition=~Q(reason=""), name="tie_settlement_needs_reason"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.table}: {self.winner}"
 
 
@@ -655,12 +669,12 @@ class AuditEntry(KeptModel):
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["tournament", "at"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         # The action's code: its sentence is written where the log is read (the admin's
         # "What happened", the TD's log page), in the reader's language.
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {self.action}"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
             raise PermissionError("Audit entries are never changed.")
         super().save(*args, **kwargs)
@@ -682,7 +696,7 @@ class FormSubmission(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.key)
 
 
@@ -705,7 +719,7 @@ class RevisorCodeAttempt(models.Model):
             models.Index(fields=["device", "at"], name="revisor_attempt_device_at"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.client} at {self.at:%H:%M:%S}"
 
 
@@ -728,7 +742,7 @@ class RevisorStation(KeptModel):
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_station_number")
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Station {self.number}"
 
 
@@ -757,5 +771,5 @@ class Announcement(KeptModel):
             models.Index(fields=["tournament", "withdrawn_at"], name="announcement_tournament_open")
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.text

@@ -12,14 +12,21 @@ labelled lines in the reader's language (`details`), never as their raw keys.
 
 import datetime
 import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
+from django.db import models
 from django.utils import formats, timezone
+from django.utils.functional import Promise
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament.models import HandVersion, Penalty, TableCall, Tournament
+from tournament.models import AuditEntry, HandVersion, Penalty, TableCall, Tournament
+
+# An entry's params, before or after: JSON as the services kept it.
+Params = Mapping[str, Any]
 
 # ---------------------------------------------------------------- who made a change
 # A revisor's device records its changes as "Revisor, table N" (REVISOR_LABEL, never in the
@@ -29,13 +36,13 @@ REVISOR_LABEL = "Revisor, table %(table)d"
 _REVISOR = re.compile(r"^Revisor, (?:table|bord) (\d+)$")
 
 
-def revisor_label(table_number):
+def revisor_label(table_number: int) -> str:
     """Who a revisor's change is kept as made by (AuditEntry.actor_label, the hand's
     entered_by_label), whatever language the revisor's device speaks."""
     return REVISOR_LABEL % {"table": table_number}
 
 
-def actor_name(label):
+def actor_name(label: str) -> str:
     """A kept actor label as the reader reads it: a revisor's "Revisor, table N" in the
     reader's language ("Revisor, bord N"); a user's name (or "system") as it is."""
     found = _REVISOR.match(label or "")
@@ -44,15 +51,15 @@ def actor_name(label):
     return _("Revisor, table %(table)d") % {"table": int(found.group(1))}
 
 
-def _penalty_kind(code):
+def _penalty_kind(code: object) -> str:
     return _label_of(Penalty.Kind, code)
 
 
-def _call_kind(code):
+def _call_kind(code: object) -> str:
     return _label_of(TableCall.Kind, code)
 
 
-def _label_of(choices, code):
+def _label_of(choices: type[models.Choices], code: object) -> str:
     """A choice's label in the reader's language; an unknown code as it is."""
     try:
         return str(choices(code).label)
@@ -60,7 +67,7 @@ def _label_of(choices, code):
         return str(code)
 
 
-def _mode(code):
+def _mode(code: str) -> str:
     words = {
         "points": _("points"),
         "cards": _("cards"),
@@ -68,10 +75,11 @@ def _mode(code):
     return words.get(code, str(code))
 
 
-def _moment(text):
+def _moment(text: object) -> str:
     """A backup's export time (ISO 8601) as the reader's local time; other text as it is."""
     try:
-        moment = datetime.datetime.fromisoformat(text)
+        # Anything but text raises TypeError, told as it is below.
+        moment = datetime.datetime.fromisoformat(text)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return str(text)
     if timezone.is_aware(moment):
@@ -83,50 +91,50 @@ def _moment(text):
 # Each takes the entry's params and returns the sentence; a missing param raises KeyError.
 
 
-def _tournament_create(p):
+def _tournament_create(p: Params) -> str:
     return _("Created tournament %(name)s") % {"name": p["name"]}
 
 
-def _tournament_settings(p):
+def _tournament_settings(p: Params) -> str:
     return _("Changed settings")
 
 
-def _tournament_rename(p):
+def _tournament_rename(p: Params) -> str:
     return _("Renamed the tournament from %(old_name)s to %(name)s") % {
         "old_name": p["old_name"],
         "name": p["name"],
     }
 
 
-def _tournament_finish(p):
+def _tournament_finish(p: Params) -> str:
     if p["champion"] is None:
         return _("Finished without a champion")
     return _("Champion: %(name)s") % {"name": p["champion"]}
 
 
-def _tournament_import(p):
+def _tournament_import(p: Params) -> str:
     return _("Imported %(name)s from a backup exported %(exported)s") % {
         "name": p["name"],
         "exported": _moment(p["exported"]),
     }
 
 
-def _player_register(p):
+def _player_register(p: Params) -> str:
     return _("Registered %(name)s (#%(number)s)") % {"name": p["name"], "number": p["number"]}
 
 
-def _player_withdraw(p):
+def _player_withdraw(p: Params) -> str:
     return _("%(name)s withdrew") % {"name": p["name"]}
 
 
-def _player_reinstate(p):
+def _player_reinstate(p: Params) -> str:
     return _("%(name)s is back in the draw (#%(number)s)") % {
         "name": p["name"],
         "number": p["number"],
     }
 
 
-def _player_rename(p):
+def _player_rename(p: Params) -> str:
     return _("Renamed %(old_name)s to %(name)s (#%(number)s)") % {
         "old_name": p["old_name"],
         "name": p["name"],
@@ -134,7 +142,7 @@ def _player_rename(p):
     }
 
 
-def _draw_create(p):
+def _draw_create(p: Params) -> str:
     values = {"level": p["level"], "players": p["players"]}
     if p.get("closed_level") is None:
         return (
@@ -152,13 +160,13 @@ def _draw_create(p):
     ) % {**values, "closed_level": p["closed_level"]}
 
 
-def _draw_redo(p):
+def _draw_redo(p: Params) -> str:
     if not p["reason"]:
         return _("Redrew level %(level)s") % {"level": p["level"]}
     return _("Redrew level %(level)s: %(reason)s") % {"level": p["level"], "reason": p["reason"]}
 
 
-def _table_revisor_access(p):
+def _table_revisor_access(p: Params) -> str:
     if p["old_code"] is None:  # the table's first link (or its first after a restore)
         return _("Level %(level)s table %(table)s: revisor link and code made") % {
             "level": p["level"],
@@ -170,7 +178,7 @@ def _table_revisor_access(p):
     ) % {"level": p["level"], "table": p["table"], "old_code": p["old_code"]}
 
 
-def _station_create(p):
+def _station_create(p: Params) -> str:
     return ngettext(
         "Station card made for table %(first)s",
         "Station cards made for tables %(first)s–%(last)s",
@@ -178,13 +186,13 @@ def _station_create(p):
     ) % {"first": p["first"], "last": p["last"]}
 
 
-def _station_revisor_access(p):
+def _station_revisor_access(p: Params) -> str:
     return _(
         "Station %(station)s: new revisor link and code (the old code %(old_code)s no longer works)"
     ) % {"station": p["station"], "old_code": p["old_code"]}
 
 
-def _table_call(p):
+def _table_call(p: Params) -> str:
     values = {"level": p["level"], "table": p["table"], "kind": _call_kind(p["kind"])}
     if p.get("player"):  # the call names a player (a timeout, or a warning asked for)
         values["player"] = p["player"]
@@ -201,7 +209,7 @@ def _table_call(p):
     return _("Level %(level)s table %(table)s calls the TD: %(kind)s") % values
 
 
-def _table_call_cleared(p):
+def _table_call_cleared(p: Params) -> str:
     return _("Level %(level)s table %(table)s: call cleared (%(kind)s)") % {
         "level": p["level"],
         "table": p["table"],
@@ -209,7 +217,7 @@ def _table_call_cleared(p):
     }
 
 
-def _hand_record(p):
+def _hand_record(p: Params) -> str:
     return _("Level %(level)s table %(table)s: hand %(hand)s (%(mode)s)") % {
         "level": p["level"],
         "table": p["table"],
@@ -218,7 +226,7 @@ def _hand_record(p):
     }
 
 
-def _hand_correct(p):
+def _hand_correct(p: Params) -> str:
     return _(
         "Level %(level)s table %(table)s: corrected hand %(hand)s (version %(version)s): %(reason)s"
     ) % {
@@ -230,7 +238,7 @@ def _hand_correct(p):
     }
 
 
-def _tie_settle(p):
+def _tie_settle(p: Params) -> str:
     return _("Level %(level)s table %(table)s: tie settled for %(winner)s: %(reason)s") % {
         "level": p["level"],
         "table": p["table"],
@@ -239,7 +247,7 @@ def _tie_settle(p):
     }
 
 
-def _tie_change(p):
+def _tie_change(p: Params) -> str:
     return _(
         "Level %(level)s table %(table)s: tie decided again, for %(winner)s instead of "
         "%(previous)s: %(reason)s"
@@ -252,7 +260,7 @@ def _tie_change(p):
     }
 
 
-def deducted_where(table_number, after_hand):
+def deducted_where(table_number: int | None, after_hand: int | None) -> str:
     """Where a penalty's points come off, in words (the log and the pages say the same)."""
     if table_number is None:
         return _("not at a table: the warning counts, no points are deducted")
@@ -265,7 +273,7 @@ def deducted_where(table_number, after_hand):
     }
 
 
-def _penalty_give(p):
+def _penalty_give(p: Params) -> str:
     where = deducted_where(p["table"], p["after_hand"])
     values = {
         "player": p["player"],
@@ -295,7 +303,7 @@ def _penalty_give(p):
     )
 
 
-def _penalty_rescind(p):
+def _penalty_rescind(p: Params) -> str:
     return _("Rescinded %(player)s's %(kind)s: %(reason)s") % {
         "player": p["player"],
         "kind": _penalty_kind(p["kind"]),
@@ -303,7 +311,7 @@ def _penalty_rescind(p):
     }
 
 
-def _announcement_make(p):
+def _announcement_make(p: Params) -> str:
     if p["ends_at"] is None:
         return _("Announced: %(text)s") % {"text": p["text"]}
     return _("Announced until %(end)s: %(text)s") % {
@@ -312,7 +320,7 @@ def _announcement_make(p):
     }
 
 
-def _announcement_withdraw(p):
+def _announcement_withdraw(p: Params) -> str:
     if "level" in p:
         return _("Withdrew the announcement on closing level %(level)d: %(text)s") % {
             "level": p["level"],
@@ -321,7 +329,7 @@ def _announcement_withdraw(p):
     return _("Withdrew the announcement: %(text)s") % {"text": p["text"]}
 
 
-def _draw_release(p):
+def _draw_release(p: Params) -> str:
     return _("Released the seating of level %(level)d (draw %(draw)d)") % {
         "level": p["level"],
         "draw": p["draw"],
@@ -329,7 +337,7 @@ def _draw_release(p):
 
 
 class Action:
-    def __init__(self, label, sentence):
+    def __init__(self, label: Promise, sentence: Callable[[Params], str]) -> None:
         self.label = label
         self.sentence = sentence
 
@@ -366,13 +374,13 @@ ACTIONS = {
 NAME_PARAMS = ("name", "old_name", "player", "winner", "previous", "champion")
 
 
-def action_label(code):
+def action_label(code: str) -> str:
     """The action's name in the reader's language ("Hand recorded"); an unknown code as it is."""
     action = ACTIONS.get(code)
     return str(action.label) if action else code
 
 
-def fits(action, params):
+def fits(action: str, params: object) -> bool:
     """Whether `params` give `action` its sentence (a backup's params are checked with it)."""
     if action not in ACTIONS or not isinstance(params, dict):
         return False
@@ -383,7 +391,7 @@ def fits(action, params):
     return True
 
 
-def sentence(entry):
+def sentence(entry: AuditEntry) -> str:
     """What the entry records, as a sentence in the reader's language.
 
     Its stored text when its params are missing or do not fit its action's sentence
@@ -438,20 +446,21 @@ _DETAIL_LABELS = {
 }
 
 
-def _choices_of(key, action):
+def _choices_of(key: str, action: str) -> type[models.TextChoices] | None:
     """The TextChoices whose label a code under `key` of `action`'s data stands for."""
     if key == "kind":
         return TableCall.Kind if action.startswith("table.") else Penalty.Kind
-    return {
+    by_key: dict[str, type[models.TextChoices]] = {
         "mode": HandVersion.Mode,
         "entry_mode": Tournament.EntryMode,
         "royalties": Tournament.Royalties,
         "scoring_method": Tournament.Method,
         "fantasyland_repeat": Tournament.FantasylandRepeat,
-    }.get(key)
+    }
+    return by_key.get(key)
 
 
-def _detail_label(key, action):
+def _detail_label(key: str, action: str) -> str:
     if key == "kind":
         return _("Kind") if action.startswith("table.") else _("Kind of penalty")
     if key == "royalties" and action.startswith("hand."):
@@ -459,12 +468,16 @@ def _detail_label(key, action):
     if key in _DETAIL_LABELS:
         return str(_DETAIL_LABELS[key])
     try:  # a tournament setting: its field's name, as on the settings page
-        return str(capfirst(Tournament._meta.get_field(key).verbose_name))
-    except FieldDoesNotExist:  # words made of the key
-        return capfirst(str(key).replace("_", " "))
+        field = Tournament._meta.get_field(key)
+    except FieldDoesNotExist:
+        field = None
+    # A tournament's related rows ("penalties", "announcements") have no name of their own.
+    if isinstance(field, models.Field):
+        return str(capfirst(field.verbose_name))
+    return capfirst(str(key).replace("_", " "))  # words made of the key
 
 
-def _detail_text(key, value, action):
+def _detail_text(key: str, value: object, action: str) -> str:
     if value is None or value == "":
         return "—"
     if isinstance(value, bool):
@@ -485,9 +498,9 @@ def _detail_text(key, value, action):
     return str(value)
 
 
-def _seating_lines(tables):
+def _seating_lines(tables: Iterable[Params]) -> list[tuple[str, str]]:
     """A draw's tables: who sits at each, in seat order, and who deals first."""
-    lines = []
+    lines: list[tuple[str, str]] = []
     for table in tables:
         players = table.get("players") or []
         first = table.get("first_dealer_position")
@@ -501,7 +514,7 @@ def _seating_lines(tables):
     return lines
 
 
-def _moved_lines(moved):
+def _moved_lines(moved: Iterable[Params]) -> list[tuple[str, str]]:
     return [
         (
             str(_DETAIL_LABELS["penalties_carried"]),
@@ -514,7 +527,7 @@ def _moved_lines(moved):
     ]
 
 
-def details(action, value):
+def details(action: str, value: object) -> list[tuple[str, str]]:
     """An entry's before or after as (label, text) lines in the reader's language.
 
     A hand's results give a line per player; a draw's tables, a line per table; a value
@@ -524,7 +537,7 @@ def details(action, value):
         return []
     if not isinstance(value, dict):
         return [("", _detail_text("", value, action))]
-    lines = []
+    lines: list[tuple[str, str]] = []
     for key, item in value.items():
         if key == "player" and isinstance(item, int) and not isinstance(item, bool):
             continue  # a call's player as a row id: the sentence names him

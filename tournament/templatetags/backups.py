@@ -8,6 +8,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from tournament.backups import automatic
+from tournament.models import Tournament
 
 register = template.Library()
 
@@ -20,7 +21,7 @@ JUST_WRITTEN = timedelta(minutes=1)
 
 
 @register.inclusion_tag("tournament/td/_backup_status.html")
-def backup_status(tournament):
+def backup_status(tournament: Tournament) -> dict[str, object]:
     if not automatic.enabled():
         return {"enabled": False}
     latest = automatic.latest(tournament)

@@ -124,7 +124,8 @@ def _levels(tournament):
     return (
         Level.objects.filter(tournament=tournament)
         .order_by("number")
-        .prefetch_related(
+        # django-stubs cannot join the Prefetches of several models into one type.
+        .prefetch_related(  # type: ignore[type-var]
             Prefetch("draws", Draw.objects.select_related("created_by").order_by("number")),
             Prefetch("draws__tables", Table.objects.select_related("winner").order_by("number")),
             Prefetch(

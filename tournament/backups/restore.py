@@ -96,7 +96,8 @@ class _Writer:
         field stays blank, as the log keeps the name."""
         model = get_user_model()
         try:
-            model._meta.get_field(model.USERNAME_FIELD).run_validators(username)
+            # The username's own field (a column), whose validators Django applies.
+            model._meta.get_field(model.USERNAME_FIELD).run_validators(username)  # type: ignore[union-attr]
         except ValidationError:
             self.left_blank.append(username)
             return None
@@ -222,7 +223,9 @@ class _Writer:
         return table
 
     def write_hands(self, table, seats, item):
-        hands, versions, results = [], [], []
+        hands: list[Hand] = []
+        versions: list[tuple[Hand, HandVersion]] = []
+        results: list[tuple[HandVersion, HandResult]] = []
         for hand_item in item["hands"]:
             hand = Hand(table=table, number=hand_item["number"])
             self.stamp(hand, "created_at", hand_item["created_at"])

@@ -74,8 +74,9 @@ def warnings_at(penalties, moment=None):
     as `store.recompute_warnings` counts them: per player, in the order given.
     """
     order = sorted(range(len(penalties)), key=lambda i: (penalties[i]["created_at"], i))
-    count = defaultdict(int)
-    numbers, disqualifying = {}, {}
+    count: defaultdict[int, int] = defaultdict(int)
+    numbers: dict[int, tuple[int | None, int]] = {}
+    disqualifying: dict[int, int] = {}
     for index in order:
         penalty = penalties[index]
         if moment is not None and penalty["created_at"] > moment:
@@ -406,7 +407,7 @@ def check_succession(data):
     finished = last["closed_at"] if last is not None else None
     _same("finished_at", data["finished_at"], finished)
     champion = None
-    if finished is not None:
+    if last is not None and finished is not None:  # a closed last level
         gone = disqualified_at(data, finished)
         tables = last["draws"][-1]["tables"]
         winners = [

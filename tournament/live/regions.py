@@ -4,6 +4,7 @@ cache with the token it shows, so that every phone asking for it shares one rend
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -50,7 +51,7 @@ def loader(load, *args):
 
     A list rather than `functools.cache`: making a cache wrapper took 0.05 ms, a tenth of a
     full page that is kept (a table's page makes two at every visit)."""
-    loaded = []
+    loaded: list[Any] = []
 
     def load_once():
         if not loaded:

@@ -7,6 +7,7 @@ who typed it.
 """
 
 import unicodedata
+from typing import TYPE_CHECKING
 
 from django.db import models
 from django.utils.functional import Promise
@@ -14,8 +15,12 @@ from django.utils.translation import gettext as _
 
 from tournament.errors import InvalidEntry
 
-# What a field is called in a message: plain text or a lazy translation.
-Label = str | Promise
+# What a field is called in a message: plain text or a lazy translation (django-stubs
+# names the lazy one's type, which exists only for the type checker).
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise as Label
+else:
+    Label = str | Promise
 
 # The largest value of a PositiveSmallIntegerField on every database (a hand's or a
 # level's number): checked before it reaches the column.

@@ -67,5 +67,6 @@ class Command(BaseCommand):
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Imported {tournament.name} (id {tournament.pk}).")
-        if tournament.accounts_note:
-            self.stdout.write(tournament.accounts_note)
+        note = tournament.accounts_note  # type: ignore[attr-defined]  # import_tournament's
+        if note:
+            self.stdout.write(note)

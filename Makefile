@@ -23,7 +23,7 @@ help:
 	@echo "              (PORT=8001 make run: on another port, when 8000 is taken)"
 	@echo "make venue  - serve the room from this laptop (production settings, printed address and QR)"
 	@echo "make restore FILE=backup.json - restore a tournament's backup (docs/backups.md)"
-	@echo "make test   - lint (ruff, import layers) and run the whole test suite"
+	@echo "make test   - lint (ruff, import layers, mypy) and run the whole test suite"
 	@echo "make bench  - print performance figures"
 
 $(STAMP): pyproject.toml
@@ -63,6 +63,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+	@# Types ([tool.mypy]): django-stubs loads the settings, which want a secret key.
+	DJANGO_SECRET_KEY=type-check-only $(BIN)/mypy
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -90,4 +92,4 @@ messages: $(STAMP)
 	DJANGO_DEBUG=1 $(BIN)/python manage.py compilemessages -l sv --ignore '.venv*'
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache

@@ -7,6 +7,8 @@ and every process serves the same rendering, not one each. A Redis that cannot b
 reached costs renderings, never a page (config/cache_backend.py).
 """
 
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -16,7 +18,7 @@ SOCKET_SECONDS = 1.0
 REDIS_SCHEMES = ("redis", "rediss", "unix")
 
 
-def redis_url(*names, environ):
+def redis_url(*names: str, environ: Mapping[str, str]) -> str:
     """The first of the variables `names` set in `environ` as a Redis address, or "".
     Anything but a redis://, rediss:// or unix:// address stops the app at start."""
     for name in names:
@@ -34,7 +36,7 @@ def redis_url(*names, environ):
     return ""
 
 
-def caches_setting(redis_location):
+def caches_setting(redis_location: str) -> dict[str, dict[str, Any]]:
     """Django's CACHES: Redis at `redis_location` when given, else this process's memory."""
     if redis_location:
         return {

@@ -10,6 +10,8 @@ log says so once per pause.
 import logging
 import threading
 import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
@@ -26,12 +28,12 @@ PAUSE_SECONDS = 5
 class ForgivingRedisCache(RedisCache):
     """Django's Redis cache, whose reads miss and writes are skipped while Redis is away."""
 
-    def __init__(self, server, params):
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._lock = threading.Lock()
         self._paused_until = 0.0
 
-    def _forgiving(self, call, fallback):
+    def _forgiving[T](self, call: Callable[[], T], fallback: T) -> T:
         if time.monotonic() < self._paused_until:
             return fallback
         try:
@@ -48,31 +50,50 @@ class ForgivingRedisCache(RedisCache):
                     self._paused_until = time.monotonic() + PAUSE_SECONDS
             return fallback
 
-    def get(self, key, default=None, version=None):
+    def get(self, key: Any, default: Any | None = None, version: int | None = None) -> Any:
         return self._forgiving(lambda: RedisCache.get(self, key, default, version), default)
 
-    def get_many(self, keys, version=None):
+    def get_many(self, keys: Iterable[Any], version: int | None = None) -> dict[Any, Any]:
         return self._forgiving(lambda: RedisCache.get_many(self, keys, version), {})
 
-    def has_key(self, key, version=None):
+    def has_key(self, key: Any, version: int | None = None) -> bool:
         return self._forgiving(lambda: RedisCache.has_key(self, key, version), False)
 
-    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+    def set(
+        self,
+        key: Any,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> None:
         self._forgiving(lambda: RedisCache.set(self, key, value, timeout, version), None)
 
-    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+    def set_many(
+        self,
+        data: dict[Any, Any],
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> list[Any]:
         return self._forgiving(
             lambda: RedisCache.set_many(self, data, timeout, version), list(data)
         )
 
-    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+    def add(
+        self,
+        key: Any,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> bool:
         return self._forgiving(lambda: RedisCache.add(self, key, value, timeout, version), False)
 
-    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+    def touch(
+        self, key: Any, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> bool:
         return self._forgiving(lambda: RedisCache.touch(self, key, timeout, version), False)
 
-    def delete(self, key, version=None):
+    def delete(self, key: Any, version: int | None = None) -> bool:
         return self._forgiving(lambda: RedisCache.delete(self, key, version), False)
 
-    def delete_many(self, keys, version=None):
+    def delete_many(self, keys: Iterable[Any], version: int | None = None) -> None:
         self._forgiving(lambda: RedisCache.delete_many(self, keys, version), None)

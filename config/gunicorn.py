@@ -17,16 +17,27 @@ import gc
 import subprocess
 import sys
 from pathlib import Path
+from typing import Protocol
 
 MANAGE = Path(__file__).resolve().parent.parent / "manage.py"
 
 
-def post_worker_init(worker):
+class _Log(Protocol):
+    def error(self, msg: str, *args: object) -> None: ...
+
+
+class _Server(Protocol):
+    """What the hook uses of gunicorn's arbiter (gunicorn ships no types)."""
+
+    log: _Log
+
+
+def post_worker_init(worker: object) -> None:
     gc.collect()  # the start-up's own garbage is freed, not kept for the worker's life
     gc.freeze()
 
 
-def on_exit(server):
+def on_exit(server: _Server) -> None:
     try:
         subprocess.run([sys.executable, str(MANAGE), "backup_catch_up"], timeout=120, check=False)
     except (OSError, subprocess.SubprocessError) as error:

@@ -12,7 +12,7 @@ import logging
 class OneLineRefusals(logging.Formatter):
     """The standard format; a `django.security.*` record without its traceback."""
 
-    def format(self, record):
+    def format(self, record: logging.LogRecord) -> str:
         if record.name.startswith("django.security.") and (record.exc_info or record.exc_text):
             record = logging.makeLogRecord({**record.__dict__, "exc_info": None, "exc_text": None})
         return super().format(record)

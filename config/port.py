@@ -11,7 +11,7 @@ import socket
 import sys
 
 
-def port_refusal(port, host, again, guess=""):
+def port_refusal(port: int, host: str, again: str, guess: str = "") -> str | None:
     """Why a server could not listen on `host`:`port`, in one line, or None when it can.
 
     Bound as gunicorn and runserver bind it (SO_REUSEADDR, so a port a stopped server left
@@ -31,7 +31,7 @@ def port_refusal(port, host, again, guess=""):
     return None
 
 
-def check_port(port, host, again, guess=""):
+def check_port(port: int, host: str, again: str, guess: str = "") -> None:
     """Exit (status 1) with `port_refusal`'s line when the port cannot be listened on."""
     refusal = port_refusal(port, host, again, guess)
     if refusal is not None:
@@ -39,7 +39,7 @@ def check_port(port, host, again, guess=""):
         sys.exit(1)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("port", type=int)
     parser.add_argument("--host", default="127.0.0.1")

@@ -1,10 +1,11 @@
 """Login throttling hooks for django-axes: who the client is, and the lockout page."""
 
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 
-def client_ip(request) -> str:
+def client_ip(request: HttpRequest) -> str:
     """The client's IP address, as the proxies we trust saw it.
 
     With `PROXY_COUNT = 0` (the default: the app is reached directly) it is the
@@ -29,7 +30,11 @@ def client_ip(request) -> str:
     return forwarded[-count]
 
 
-def lockout_response(request, original_response=None, credentials=None):
+def lockout_response(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, object] | None = None,
+) -> HttpResponse:
     """The page shown once a username has failed too often from one address."""
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return render(

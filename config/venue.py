@@ -35,6 +35,7 @@ import secrets
 import socket
 import subprocess
 import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -60,7 +61,7 @@ WORKER_ARGS = ("--worker-class", "gthread", "--threads", "4", "--keep-alive", "1
 VIRTUAL = ("lo", "docker", "br-", "veth", "virbr", "vboxnet")
 
 
-def interface_addresses():
+def interface_addresses() -> list[tuple[str, str]]:
     """(interface name, IPv4 address) of every interface that is up."""
     import psutil
 
@@ -74,19 +75,22 @@ def interface_addresses():
     ]
 
 
-def default_route_address():
+def default_route_address() -> str | None:
     """The laptop's address on the interface that holds the default route, or None. A UDP
     socket's connect() only picks the route (nothing is sent): its own address is that
     interface's."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed by the default route
-            return probe.getsockname()[0]
+            address: str = probe.getsockname()[0]
+            return address
     except OSError:
         return None  # no default route (a hotspot of its own, no network at all)
 
 
-def choose_addresses(interfaces, default=None, chosen=""):
+def choose_addresses(
+    interfaces: Iterable[tuple[str, str]], default: str | None = None, chosen: str = ""
+) -> list[str]:
     """The addresses phones can reach, the one to print first: `chosen` (VENUE_ADDRESS) if
     given, then `default` (the default route's), then private ones before others.
     Loopback, link-local (169.254.x.x, no DHCP answered) and virtual bridges are left out."""
@@ -103,7 +107,7 @@ def choose_addresses(interfaces, default=None, chosen=""):
     return list(dict.fromkeys(addresses))
 
 
-def lan_addresses(environ=os.environ):
+def lan_addresses(environ: Mapping[str, str] = os.environ) -> list[str]:
     """The laptop's IPv4 addresses on its networks (Wi-Fi, cable, its own hotspot), the one
     phones should use first (see `choose_addresses`)."""
     return choose_addresses(
@@ -113,7 +117,7 @@ def lan_addresses(environ=os.environ):
     )
 
 
-def kept_secret(path, make):
+def kept_secret(path: Path, make: Callable[[], str]) -> str:
     """The secret in `path`, made by `make()` and written readable by the owner alone the
     first time; the same one ever after, so sessions and revisor links survive a restart."""
     if path.exists():
@@ -126,7 +130,9 @@ def kept_secret(path, make):
     return value
 
 
-def venue_environment(var_dir, port, addresses, environ):
+def venue_environment(
+    var_dir: Path, port: int, addresses: Sequence[str], environ: Mapping[str, str]
+) -> dict[str, str]:
     """The environment the app runs with at the venue (what differs from production is
     plain HTTP: no certificate for a laptop's address)."""
     env = dict(environ)
@@ -163,7 +169,9 @@ def venue_environment(var_dir, port, addresses, environ):
     return env
 
 
-def manage(env, *args, capture=False):
+def manage(
+    env: Mapping[str, str], *args: str, capture: bool = False
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(BASE_DIR / "manage.py"), *args],
         env=env,
@@ -173,7 +181,7 @@ def manage(env, *args, capture=False):
     )
 
 
-def ensure_td_login(env, var_dir):
+def ensure_td_login(env: Mapping[str, str], var_dir: Path) -> str | None:
     """The TD's login: user `td` with a password made the first time and kept in var/."""
     path = var_dir / "td_password"
     password = kept_secret(path, lambda: secrets.token_urlsafe(12))
@@ -181,13 +189,13 @@ def ensure_td_login(env, var_dir):
     return password if kept.stdout.strip() == "current" else None
 
 
-def alternatives(public_url, addresses, port):
+def alternatives(public_url: str, addresses: Iterable[str], port: int) -> list[str]:
     """The laptop's addresses other than the printed one, as links."""
     links = [f"http://{address}:{port}/" for address in addresses]
     return [link for link in links if link != public_url + "/"]
 
 
-def unreachable_reason(public_url, environ):
+def unreachable_reason(public_url: str, environ: Mapping[str, str]) -> str | None:
     """Why phones cannot reach `public_url`, in one line, or None when they can: an address
     only this laptop opens (tournament/web/public_address.py), which `make venue` itself sets
     on a laptop with no network yet."""
@@ -201,7 +209,12 @@ def unreachable_reason(public_url, environ):
     return "This laptop has no network address yet: it is not on the venue's Wi-Fi."
 
 
-def banner(public_url, password, others=(), unreachable=None):
+def banner(
+    public_url: str,
+    password: str | None,
+    others: Sequence[str] = (),
+    unreachable: str | None = None,
+) -> str:
     """What `make venue` prints: the address phones open and its QR code, the laptop's other
     addresses (should phones not reach that one), the TD login. When phones cannot reach
     the address (`unreachable`: why), no code: what to do instead."""
@@ -240,7 +253,7 @@ def banner(public_url, password, others=(), unreachable=None):
     return text
 
 
-def qr_drawing(link):
+def qr_drawing(link: str) -> str:
     """`link`'s QR code drawn in the terminal."""
     import segno
 
@@ -254,19 +267,19 @@ AGAIN = "VENUE_PORT={port} make venue"
 GUESS = "is `make venue` already running? Stop it, or "
 
 
-def port_refusal(port, host=BIND_ADDRESS):
+def port_refusal(port: int, host: str = BIND_ADDRESS) -> str | None:
     """Why gunicorn could not listen on `host`:`port`, in one line, or None when it can.
     What else runs on the port (a `make venue` still serving, another server) is only
     found out here, before the database is touched."""
     return listening.port_refusal(port, host, AGAIN, GUESS)
 
 
-def check_port(port, host=BIND_ADDRESS):
+def check_port(port: int, host: str = BIND_ADDRESS) -> None:
     """Exit (status 1) with `port_refusal`'s line when the port cannot be listened on."""
     listening.check_port(port, host, AGAIN, GUESS)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=int(os.environ.get("VENUE_PORT", 8000)))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("VENUE_WORKERS", 3)))

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from .boards import ROWS, parse_boards
 from .cards import format_cards
 from .errors import InvalidHand
+from .result import PlayerResult
 from .rules import Rules
 from .settle import score_hand
 
 
-def _split_board(text: str, player: int) -> dict:
+def _split_board(text: str, player: int) -> dict[str, object]:
     parts = text.split("/")
     if len(parts) != 3:
         raise InvalidHand(
@@ -97,7 +99,7 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def render(boards: list[dict], results, rules: Rules) -> str:
+def render(boards: list[dict[str, object]], results: Sequence[PlayerResult], rules: Rules) -> str:
     parsed = parse_boards(boards)
     lines = [
         f"Rules: royalties {rules.royalties}, method {rules.method}, "

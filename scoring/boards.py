@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .cards import TOKENS, format_card, parse_card
 from .errors import InvalidHand, Problem
@@ -31,14 +31,16 @@ def _where(player: int, row: str) -> str:
 
 def parse_row(value: object, player: int, row: str) -> tuple[int, ...]:
     """Cards of one row given as ``"As Kd Qh"`` or ``["As", "Kd", "Qh"]``."""
+    tokens: Sequence[object]
+    found: tuple[int | None, ...]
     if isinstance(value, str):
         tokens = (value.replace(",", " ") if "," in value else value).split()
-        cards = tuple(map(TOKENS.get, tokens))
+        found = tuple(map(TOKENS.get, tokens))
     elif isinstance(value, (list, tuple)):
         tokens = value
         all_text = all(type(t) is str for t in tokens)
         # (None,) sends a row holding something other than text to the error report below
-        cards = tuple(map(TOKENS.get, tokens)) if all_text else (None,)
+        found = tuple(map(TOKENS.get, tokens)) if all_text else (None,)
     else:
         raise InvalidHand(
             f'{_where(player, row)} must be card text like "As Kd Qh" or a list of cards, '
@@ -48,8 +50,10 @@ def parse_row(value: object, player: int, row: str) -> tuple[int, ...]:
             row=row,
             params={"type": type(value).__name__},
         )
-    if None in cards:
+    if None in found:
         cards = tuple(_parse_token(token, player, row) for token in tokens)
+    else:
+        cards = cast(tuple[int, ...], found)
     need = ROW_SIZES[row]
     if len(cards) != need:
         noun = "card" if len(cards) == 1 else "cards"
@@ -142,7 +146,7 @@ def _parse_board(board: object, player: int) -> Board:
 
 def _check_duplicates(boards: list[Board]) -> None:
     total = 0
-    every = set()
+    every: set[int] = set()
     for board in boards:
         every.update(board.front, board.middle, board.back)
         total += len(board.front) + len(board.middle) + len(board.back)

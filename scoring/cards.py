@@ -6,6 +6,8 @@ suit 0..3 = spades, hearts, diamonds, clubs.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 RANKS = tuple(range(2, 15))
 SUITS = (0, 1, 2, 3)
 SUIT_LETTERS = "shdc"
@@ -89,5 +91,5 @@ def card_code(card: int) -> str:
     return "23456789TJQKA"[card >> 2] + SUIT_LETTERS[card & 3]
 
 
-def format_cards(cards) -> str:
+def format_cards(cards: Iterable[int]) -> str:
     return " ".join(format_card(c) for c in cards)

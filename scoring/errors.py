@@ -87,7 +87,8 @@ class InvalidHand(ValueError):
             else (Problem(code, player, row, card, self.params, message),)
         )
 
-    def __reduce__(self):  # keep the fields when pickled (e.g. across processes)
+    # Keep the fields when pickled (e.g. across processes).
+    def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild, (type(self), str(self), self.problems))
 
 

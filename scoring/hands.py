@@ -19,6 +19,7 @@ rank multiset, and a flush is looked up in a separate table.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
 
 from .cards import RANK_NAMES, RANK_PLURALS
@@ -52,7 +53,7 @@ CARD_PRIME = tuple(_PRIMES[c >> 2] for c in range(52))
 CARD_SUIT = tuple(c & 3 for c in range(52))
 
 
-def encode(category: int, ranks) -> int:
+def encode(category: int, ranks: Iterable[int]) -> int:
     code = category << 20
     shift = 16
     for r in ranks:
@@ -75,13 +76,13 @@ def ranks_of(code: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _grouped(ranks) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _grouped(ranks: Iterable[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(counts, ranks) with groups ordered by count, then rank, both descending."""
     groups = sorted(Counter(ranks).items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
     return tuple(c for _, c in groups), tuple(r for r, _ in groups)
 
 
-def _straight_top(ranks) -> int:
+def _straight_top(ranks: Iterable[int]) -> int:
     """Top card of a straight (5 for A-2-3-4-5), or 0 when the ranks are not a straight."""
     distinct = sorted(set(ranks), reverse=True)
     if len(distinct) != 5:
@@ -104,7 +105,7 @@ _SHAPES5 = {
 _SHAPES3 = {(3,): THREE_OF_A_KIND, (2, 1): PAIR, (1, 1, 1): HIGH_CARD}
 
 
-def value5(ranks, flush: bool) -> tuple[int, ...]:
+def value5(ranks: Sequence[int], flush: bool) -> tuple[int, ...]:
     """(category, ranks in order of significance) of five cards' ranks."""
     top = _straight_top(ranks)
     if flush:
@@ -119,21 +120,23 @@ def value5(ranks, flush: bool) -> tuple[int, ...]:
     return (_SHAPES5[counts], *ordered)
 
 
-def value3(ranks) -> tuple[int, ...]:
+def value3(ranks: Sequence[int]) -> tuple[int, ...]:
     """(category, ranks in order of significance) of a 3-card front."""
     counts, ordered = _grouped(ranks)
     return (_SHAPES3[counts], *ordered)
 
 
-def _prime_key(ranks) -> int:
+def _prime_key(ranks: Iterable[int]) -> int:
     key = 1
     for r in ranks:
         key *= _PRIMES[r - 2]
     return key
 
 
-def _build_tables():
-    plain5, flush5, plain3 = {}, {}, {}
+def _build_tables() -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    plain5: dict[int, int] = {}
+    flush5: dict[int, int] = {}
+    plain3: dict[int, int] = {}
     for ranks in combinations_with_replacement(range(2, 15), 5):
         if max(Counter(ranks).values()) <= 4:
             cat, *rs = value5(ranks, False)
@@ -141,16 +144,16 @@ def _build_tables():
     for ranks in combinations(range(2, 15), 5):
         cat, *rs = value5(ranks, True)
         flush5[_prime_key(ranks)] = encode(cat, rs)
-    for ranks in combinations_with_replacement(range(2, 15), 3):
-        cat, *rs = value3(ranks)
-        plain3[_prime_key(ranks)] = encode(cat, rs)
+    for ranks3 in combinations_with_replacement(range(2, 15), 3):
+        cat, *rs = value3(ranks3)
+        plain3[_prime_key(ranks3)] = encode(cat, rs)
     return plain5, flush5, plain3
 
 
 _PLAIN5, _FLUSH5, _PLAIN3 = _build_tables()
 
 
-def evaluate5(cards) -> int:
+def evaluate5(cards: Sequence[int]) -> int:
     """Code of a 5-card row (cards as ints)."""
     a, b, c, d, e = cards
     p = CARD_PRIME
@@ -161,19 +164,19 @@ def evaluate5(cards) -> int:
     return _PLAIN5[key]
 
 
-def evaluate3(cards) -> int:
+def evaluate3(cards: Sequence[int]) -> int:
     """Code of a 3-card front (cards as ints). Only high card, pair and trips exist here."""
     a, b, c = cards
     p = CARD_PRIME
     return _PLAIN3[p[a] * p[b] * p[c]]
 
 
-def evaluate(cards) -> int:
+def evaluate(cards: Sequence[int]) -> int:
     """Code of a row of 3 or 5 cards."""
     return evaluate3(cards) if len(cards) == 3 else evaluate5(cards)
 
 
-def describe(value) -> str:
+def describe(value: int | Sequence[int]) -> str:
     """Readable description of a row: ``pair of queens``, ``kings full of fives``.
 
     ``value`` is a code or a ``(category, rank, ...)`` tuple.

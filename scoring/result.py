@@ -3,6 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
+
+
+class PlayerResultDict(TypedDict):
+    """:meth:`PlayerResult.to_dict`: what a hand's stored result holds per player."""
+
+    points: int
+    fouled: bool
+    royalties: int
+    row_royalties: dict[str, int]
+    categories: dict[str, str]
+    descriptions: dict[str, str]
+    fantasyland: bool
 
 
 @dataclass(frozen=True)
@@ -23,7 +36,7 @@ class PlayerResult:
     fantasyland: bool
     descriptions: dict[str, str] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> PlayerResultDict:
         return {
             "points": self.points,
             "fouled": self.fouled,

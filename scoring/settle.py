@@ -138,7 +138,7 @@ def _describe(code: int) -> str:
     return text
 
 
-def score_hand(boards: Sequence, rules: Rules = SM) -> tuple[PlayerResult, ...]:
+def score_hand(boards: Sequence[object], rules: Rules = SM) -> tuple[PlayerResult, ...]:
     """Score one hand of 2 or 3 players; results in the order of ``boards``.
 
     Raises :class:`InvalidHand` (and nothing else) for input that cannot be scored.

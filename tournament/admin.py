@@ -6,6 +6,8 @@ delete.
 """
 
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from tournament import models
@@ -13,13 +15,13 @@ from tournament.audit import sentences
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -90,5 +92,5 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     search_fields = ("action", "params", "summary")
 
     @admin.display(description=_("What happened"))
-    def sentence(self, entry):
+    def sentence(self, entry: models.AuditEntry) -> str:
         return sentences.sentence(entry)

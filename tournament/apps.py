@@ -8,7 +8,7 @@ class TournamentConfig(AppConfig):
     name = "tournament"
     verbose_name = _("Tournaments")
 
-    def ready(self):
+    def ready(self) -> None:
         # What follows a change of state, once it commits (tournament/events.py): imported
         # here, where the models are ready, and nowhere in the services.
         from tournament.backups import automatic

@@ -1,10 +1,13 @@
 """Errors a service raises: each message is meant for the person who typed the input."""
 
+from django.utils.functional import Promise
+
 
 class ServiceError(Exception):
     """A refused change. `str(error)` is shown to the user on the page they used."""
 
-    def __init__(self, message):
+    # A lazy translation is said in the language of the page that shows it.
+    def __init__(self, message: str | Promise) -> None:
         super().__init__(message)
         self.message = message
 

@@ -11,31 +11,36 @@ anything to do (`wanted`: a look in memory, no I/O): a change that nothing waits
 leaves nothing to run at its commit, which is what a hand costs most of the time.
 """
 
+from collections.abc import Callable
 from functools import partial
 
 from django.db import transaction
+
+# A receiver is called with the announcement's facts as keywords; `wanted` likewise.
+Receiver = Callable[..., object]
+Wanted = Callable[..., bool]
 
 
 class Event:
     """One kind of change; `announce(**facts)` inside the change's transaction."""
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
-        self._receivers = []
+        self._receivers: list[tuple[Receiver, Wanted | None]] = []
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Event {self.name}>"
 
-    def connect(self, receiver, *, wanted=None):
+    def connect(self, receiver: Receiver, *, wanted: Wanted | None = None) -> None:
         """Call `receiver(**facts)` after each announcement commits; `wanted(**facts)`, when
         given, is asked at the announcement whether the receiver needs to run."""
         if (receiver, wanted) not in self._receivers:
             self._receivers.append((receiver, wanted))
 
-    def disconnect(self, receiver):
+    def disconnect(self, receiver: Receiver) -> None:
         self._receivers = [(r, w) for r, w in self._receivers if r is not receiver]
 
-    def announce(self, **facts):
+    def announce(self, **facts: object) -> None:
         for receiver, wanted in self._receivers:
             if wanted is None or wanted(**facts):
                 transaction.on_commit(partial(receiver, **facts), robust=True)

@@ -10,6 +10,7 @@ supersede draws, rescinding marks a penalty.
 
 import secrets
 import uuid
+from typing import Any, ClassVar, Literal, NoReturn, Self, TypedDict
 
 from django.conf import settings
 from django.db import models
@@ -19,15 +20,15 @@ from django.utils.translation import gettext_lazy as _
 from scoring import Rules
 
 
-class NoDeleteQuerySet(models.QuerySet):
-    def delete(self):
+class NoDeleteQuerySet[M: models.Model](models.QuerySet[M]):
+    def delete(self) -> NoReturn:
         raise PermissionError("Tournament records are never deleted.")
 
 
-class CurrentQuerySet(NoDeleteQuerySet):
+class CurrentQuerySet[M: models.Model](NoDeleteQuerySet[M]):
     """Rows that a newer one can supersede (draws, hand versions)."""
 
-    def current(self):
+    def current(self) -> Self:
         return self.filter(superseded_at__isnull=True)
 
 
@@ -38,49 +39,49 @@ class CurrentQuerySet(NoDeleteQuerySet):
 SHOWN_DRAW = Q(draw__released_at__isnull=False)
 
 
-def shown_draw(draw):
+def shown_draw(draw: "Draw") -> bool:
     """Whether the room sees this draw: the TD has released it."""
     return draw.released_at is not None
 
 
-class LevelQuerySet(NoDeleteQuerySet):
-    def open(self):
+class LevelQuerySet(NoDeleteQuerySet["Level"]):
+    def open(self) -> Self:
         """Levels whose results can still change (not closed by the next draw)."""
         return self.filter(closed_at__isnull=True)
 
-    def shown(self):
+    def shown(self) -> Self:
         """Levels whose current draw the room sees (see SHOWN_DRAW)."""
         return self.filter(draws__superseded_at__isnull=True, draws__released_at__isnull=False)
 
 
-class TableQuerySet(NoDeleteQuerySet):
-    def current(self):
+class TableQuerySet(NoDeleteQuerySet["Table"]):
+    def current(self) -> Self:
         """Tables of their level's current draw (not of a superseded one)."""
         return self.filter(draw__superseded_at__isnull=True)
 
-    def open(self):
+    def open(self) -> Self:
         """Current tables of an open level: the ones whose results can still change."""
         return self.current().filter(level__closed_at__isnull=True)
 
-    def shown(self):
+    def shown(self) -> Self:
         """Tables of a draw the room sees (see SHOWN_DRAW), current or redone since."""
         return self.filter(SHOWN_DRAW)
 
 
-class SeatQuerySet(NoDeleteQuerySet):
-    def current(self):
+class SeatQuerySet(NoDeleteQuerySet["Seat"]):
+    def current(self) -> Self:
         return self.filter(draw__superseded_at__isnull=True)
 
-    def open(self):
+    def open(self) -> Self:
         return self.current().filter(table__level__closed_at__isnull=True)
 
-    def shown(self):
+    def shown(self) -> Self:
         """Seats of a draw the room sees (see SHOWN_DRAW)."""
         return self.filter(SHOWN_DRAW)
 
 
-class PenaltyQuerySet(NoDeleteQuerySet):
-    def standing(self):
+class PenaltyQuerySet(NoDeleteQuerySet["Penalty"]):
+    def standing(self) -> Self:
         """Penalties that count: not rescinded."""
         return self.filter(rescinded_at__isnull=True)
 
@@ -97,7 +98,7 @@ class KeptModel(models.Model):
     class Meta:
         abstract = True
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise PermissionError("Tournament records are never deleted.")
 
 
@@ -298,11 +299,11 @@ class Tournament(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
     @property
-    def rules(self):
+    def rules(self) -> Rules:
         return Rules(
             royalties=self.royalties,
             method=self.scoring_method,
@@ -335,7 +336,7 @@ class Player(KeptModel):
             models.UniqueConstraint(fields=["tournament", "name"], name="unique_player_name"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
@@ -347,7 +348,7 @@ class Level(KeptModel):
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
-    objects = LevelQuerySet.as_manager()
+    objects: ClassVar = LevelQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament_id", "number"]
@@ -356,7 +357,7 @@ class Level(KeptModel):
             models.CheckConstraint(condition=Q(number__gte=1), name="level_number_positive"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.tournament} level {self.number}"
 
 
@@ -376,7 +377,7 @@ class Draw(KeptModel):
     # link shows an unreleased draw, and no hand is recorded at its tables.
     released_at = models.DateTimeField(null=True, blank=True)
 
-    objects = CurrentQuerySet.as_manager()
+    objects: ClassVar = CurrentQuerySet.as_manager()
 
     class Meta:
         ordering = ["level_id", "number"]
@@ -389,7 +390,7 @@ class Draw(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.level} draw {self.number}"
 
 
@@ -398,19 +399,28 @@ REVISOR_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 REVISOR_CODE_LENGTH = 6
 
 
-def new_revisor_key():
+def new_revisor_key() -> str:
     """The secret in a table's private revisor link: 256 random bits."""
     return secrets.token_urlsafe(32)
 
 
-def new_revisor_code():
+def new_revisor_code() -> str:
     """A short code for the same table, typed instead of scanning the QR code."""
     return "".join(secrets.choice(REVISOR_CODE_ALPHABET) for _ in range(REVISOR_CODE_LENGTH))
 
 
 # A seat's standing at its table, kept in the table's row (`Table.seat_caches`), and what
 # it is before the table's first hand or penalty.
-SEAT_CACHE_DEFAULTS = {
+class SeatCache(TypedDict):
+    hand_points: int
+    penalty_points: int
+    total: int
+    place: int | None
+    in_fantasyland: bool
+    fantasyland_streak: int
+
+
+SEAT_CACHE_DEFAULTS: SeatCache = {
     "hand_points": 0,
     "penalty_points": 0,
     "total": 0,  # hand_points less penalty_points
@@ -421,7 +431,7 @@ SEAT_CACHE_DEFAULTS = {
 }
 
 
-def seat_standing(seat_caches, position):
+def seat_standing(seat_caches: dict[str, SeatCache], position: int) -> SeatCache:
     """The standing of the seat at `position` from its table's `seat_caches` (as read by
     `values_list("table__seat_caches")`)."""
     return seat_caches.get(str(position)) or SEAT_CACHE_DEFAULTS
@@ -455,7 +465,7 @@ class Table(KeptModel):
     revisor_key = models.CharField(max_length=64, unique=True, null=True, blank=True)
     revisor_code = models.CharField(max_length=12, unique=True, null=True, blank=True)
 
-    objects = TableQuerySet.as_manager()
+    objects: ClassVar = TableQuerySet.as_manager()
 
     class Meta:
         ordering = ["draw_id", "number"]
@@ -466,16 +476,21 @@ class Table(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Table {self.number}"
 
-    def seat_cache(self, position):
+    def seat_cache(self, position: int) -> SeatCache:
         """The standing of the seat at `position` (SEAT_CACHE_DEFAULTS before any hand)."""
         return seat_standing(self.seat_caches, position)
 
 
-def _seat_cache(name):
-    def read(seat):
+SeatCacheName = Literal[
+    "hand_points", "penalty_points", "total", "place", "in_fantasyland", "fantasyland_streak"
+]
+
+
+def _seat_cache(name: SeatCacheName) -> property:
+    def read(seat: "Seat") -> object:
         return seat.table.seat_cache(seat.position).get(name, SEAT_CACHE_DEFAULTS[name])
 
     read.__name__ = name
@@ -498,7 +513,7 @@ class Seat(KeptModel):
     in_fantasyland = _seat_cache("in_fantasyland")
     fantasyland_streak = _seat_cache("fantasyland_streak")
 
-    objects = SeatQuerySet.as_manager()
+    objects: ClassVar = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["table_id", "position"]
@@ -508,7 +523,7 @@ class Seat(KeptModel):
             models.CheckConstraint(condition=Q(position__lte=2), name="at_most_three_seats"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.player} @ {self.table}"
 
 
@@ -528,7 +543,7 @@ class Hand(KeptModel):
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Hand {self.number} at {self.table}"
 
 
@@ -554,7 +569,7 @@ class HandVersion(KeptModel):
     # those of a backup written before it.
     has_audit_entry = models.BooleanField(default=False)
 
-    objects = CurrentQuerySet.as_manager()
+    objects: ClassVar = CurrentQuerySet.as_manager()
 
     class Meta:
         ordering = ["hand_id", "version"]
@@ -567,7 +582,7 @@ class HandVersion(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.hand} v{self.version}"
 
 
@@ -595,7 +610,7 @@ class HandResult(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.seat}: {self.points:+d}"
 
 
@@ -632,11 +647,11 @@ class TableCall(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.table}: {self.get_kind_display()}"
 
     @property
-    def penalty_key(self):
+    def penalty_key(self) -> uuid.UUID:
         """The one-time key of the penalty the TD gives from this call: one per call."""
         return uuid.uuid5(uuid.NAMESPACE_URL, f"ofc-table-call-penalty-{self.pk}")
 
@@ -675,7 +690,7 @@ class Penalty(KeptModel):
     warning_number = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.PositiveSmallIntegerField(default=0)
 
-    objects = PenaltyQuerySet.as_manager()
+    objects: ClassVar = PenaltyQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament_id", "created_at", "id"]
@@ -686,7 +701,7 @@ class Penalty(KeptModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.player}: {self.get_kind_display()}"
 
 
@@ -709,7 +724,7 @@ class TieSettlement(KeptModel):
             models.CheckConstraint(condition=~Q(reason=""), name="tie_settlement_needs_reason"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.table}: {self.winner}"
 
 
@@ -738,12 +753,12 @@ class AuditEntry(KeptModel):
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["tournament", "at"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         # The action's code: its sentence is written where the log is read (the admin's
         # "What happened", the TD's log page), in the reader's language.
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {self.action}"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
             raise PermissionError("Audit entries are never changed.")
         super().save(*args, **kwargs)
@@ -771,7 +786,7 @@ class FormSubmission(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.key)
 
 
@@ -794,7 +809,7 @@ class RevisorCodeAttempt(models.Model):
             models.Index(fields=["device", "at"], name="revisor_attempt_device_at"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.client} at {self.at:%H:%M:%S}"
 
 
@@ -817,7 +832,7 @@ class RevisorStation(KeptModel):
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_station_number")
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Station {self.number}"
 
 
@@ -846,5 +861,5 @@ class Announcement(KeptModel):
             models.Index(fields=["tournament", "withdrawn_at"], name="announcement_tournament_open")
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.text

@@ -10,13 +10,20 @@ What cannot be read back gives None, and the entry keeps showing its stored text
 """
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from tournament.audit.sentences import fits
+
+# What a sentence's groups, or an entry's before/after, hold: JSON's values by name.
+Found = dict[str, Any]
+# The number of the level open when the entry was made (None: none).
+LevelAt = Callable[[], int | None]
 
 LEVEL_TABLE = r"Level (?P<level>\d+) table (?P<table>\d+)"
 
 # action -> the sentence's forms, anchored at both ends.
-FORMS = {
+FORMS: dict[str, list[str]] = {
     "tournament.create": [r"Created tournament (?P<name>.+)"],
     "tournament.settings": [r"Changed settings"],
     "tournament.finish": [r"Champion: (?P<champion>.+)", r"Finished without a champion"],
@@ -60,7 +67,7 @@ NUMBERS = (
 )
 
 
-def _match(action, summary):
+def _match(action: str, summary: str) -> Found | None:
     for form in FORMS.get(action, ()):
         found = re.fullmatch(form, summary, flags=re.DOTALL)
         if found:
@@ -71,7 +78,14 @@ def _match(action, summary):
     return None
 
 
-def read_back(*, action, summary, before=None, after=None, level_at=None):
+def read_back(
+    *,
+    action: str,
+    summary: str | None,
+    before: object = None,
+    after: object = None,
+    level_at: LevelAt | None = None,
+) -> Found | None:
     """The params of an entry stored as an English sentence, or None if it cannot be read.
 
     `level_at`: a function giving the number of the tournament's level that was open when
@@ -80,54 +94,72 @@ def read_back(*, action, summary, before=None, after=None, level_at=None):
     found = _match(action, summary or "")
     if found is None:
         return None
-    before = before if isinstance(before, dict) else {}
-    after = after if isinstance(after, dict) else {}
+    was = before if isinstance(before, dict) else {}
+    now = after if isinstance(after, dict) else {}
     try:
-        params = READERS.get(action, _as_found)(found, before, after, summary, level_at)
+        params = READERS.get(action, _as_found)(found, was, now, summary or "", level_at)
     except (KeyError, TypeError, ValueError):
         return None
     return params if fits(action, params) else None
 
 
-def _as_found(found, before, after, summary, level_at):
+def _as_found(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     return found
 
 
-def _finish(found, before, after, summary, level_at):
+def _finish(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     return {"champion": found.get("champion")}
 
 
-def _rename(found, before, after, summary, level_at):
+def _rename(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     # The names are in before/after whole, whatever " to " a name may hold.
     return {"old_name": before["name"], "name": after["name"], "number": found["number"]}
 
 
-def _draw_create(found, before, after, summary, level_at):
+def _draw_create(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     return {**found, "closed_level": found.get("closed_level")}
 
 
-def _draw_redo(found, before, after, summary, level_at):
+def _draw_redo(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     return {"level": found["level"], "reason": found["reason"] or ""}
 
 
-def _call(found, before, after, summary, level_at):
+def _call(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     kind = after["kind"]
     note = after.get("note") or ""
     return {"level": found["level"], "table": found["table"], "kind": kind, "note": note}
 
 
-def _call_cleared(found, before, after, summary, level_at):
+def _call_cleared(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     return {"level": found["level"], "table": found["table"], "kind": before["kind"]}
 
 
-def _tie(found, before, after, summary, level_at):
+def _tie(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     winner, reason = after["winner"], after["reason"]
     if not isinstance(winner, str) or not isinstance(reason, str):
         raise TypeError
     return {"level": found["level"], "table": found["table"], "winner": winner, "reason": reason}
 
 
-def _penalty_give(found, before, after, summary, level_at):
+def _penalty_give(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     player, table = after["player"], after["table"]
     if not summary.startswith(f"{player}: "):
         raise ValueError
@@ -152,7 +184,9 @@ def _penalty_give(found, before, after, summary, level_at):
     return params
 
 
-def _penalty_rescind(found, before, after, summary, level_at):
+def _penalty_rescind(
+    found: Found, before: Found, after: Found, summary: str, level_at: LevelAt | None
+) -> Found:
     player, kind, table = after["player"], after["kind"], after["table"]
     prefix = f"Rescinded {player}'s "
     if not summary.startswith(prefix):
@@ -170,7 +204,7 @@ def _penalty_rescind(found, before, after, summary, level_at):
     }
 
 
-READERS = {
+READERS: dict[str, Callable[[Found, Found, Found, str, LevelAt | None], Found]] = {
     "tournament.finish": _finish,
     "player.rename": _rename,
     "draw.create": _draw_create,

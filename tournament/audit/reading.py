@@ -5,7 +5,9 @@ and the first version of every hand recorded since migration 0015, which is the 
 "hand recorded" line (who, when, what it says) and has no AuditEntry of its own.
 """
 
-from django.db.models import F, Prefetch, Q, Value
+from typing import overload
+
+from django.db.models import F, Prefetch, Q, QuerySet, Value
 
 from tournament.models import (
     AuditEntry,
@@ -15,6 +17,7 @@ from tournament.models import (
     Player,
     Seat,
     Table,
+    Tournament,
 )
 
 # The kinds of action the audit log can be narrowed to: the part of `AuditEntry.action`
@@ -26,7 +29,7 @@ AUDIT_KINDS = ("hand", "penalty", "draw", "tie", "player", "tournament", "table"
 AS_TEXT = Q(params__isnull=True)
 
 
-def audit_tables(tournament):
+def audit_tables(tournament: Tournament) -> list[tuple[int, int]]:
     """(level number, table number) of every table of the draws that stand: 1 query. A
     redone draw's tables are gone from the room (their players sit at the new draw's),
     and its entries (the redraw itself) are under "Draws"."""
@@ -39,7 +42,7 @@ def audit_tables(tournament):
     )
 
 
-def _at_table(level_number, number):
+def _at_table(level_number: int, number: int) -> Q:
     """Entries whose params name table `number` of level `level_number`.
 
     Hands, corrections, ties, calls, revisor access and penalties given at a table.
@@ -47,7 +50,7 @@ def _at_table(level_number, number):
     return Q(params__level=level_number, params__table=number)
 
 
-def _text_at_table(level, number):
+def _text_at_table(level: Level, number: int) -> Q:
     """Stored sentences about table `number` of `level` ("Level 2 table 7: ...", "Level 2
     table 7 calls the TD"); penalties named only the table number (in `after`), and were
     given while their level was the open one."""
@@ -59,7 +62,7 @@ def _text_at_table(level, number):
     return AS_TEXT & (by_summary | penalty)
 
 
-def _naming(player):
+def _naming(player: Player) -> Q:
     """Entries whose params name the player: registered, renamed, penalised, tie won (or
     decided again for another), champion."""
     name = player.name
@@ -72,7 +75,7 @@ def _naming(player):
     )
 
 
-def _text_naming(tournament, player):
+def _text_naming(tournament: Tournament, player: Player) -> Q:
     """Stored sentences that name the player, but not as part of a longer name ("Anna Berg")."""
     named = Q(summary__contains=player.name)
     others = Player.objects.filter(tournament=tournament, name__contains=player.name)
@@ -81,7 +84,7 @@ def _text_naming(tournament, player):
     return AS_TEXT & named
 
 
-def hands_recorded(tournament):
+def hands_recorded(tournament: Tournament) -> QuerySet[HandVersion]:
     """The first versions that are the log's "hand recorded" lines (no AuditEntry of
     their own), as a lazy queryset."""
     return HandVersion.objects.filter(
@@ -89,7 +92,13 @@ def hands_recorded(tournament):
     ).order_by()
 
 
-def audit_entries(tournament, *, table=None, player=None, kind=None):
+def audit_entries(
+    tournament: Tournament,
+    *,
+    table: tuple[int, int] | None = None,
+    player: Player | None = None,
+    kind: str | None = None,
+) -> "AuditLog":
     """The tournament's audit log, newest first, as an AuditLog to paginate.
 
     `table`: (level number, table number); `player`: a Player of the tournament (the
@@ -135,20 +144,24 @@ class AuditLog:
 
     ENTRY, HAND = 0, 1
 
-    def __init__(self, entries, hands):
+    def __init__(self, entries: QuerySet[AuditEntry], hands: QuerySet[HandVersion]) -> None:
         self.entries = entries
         self.hands = hands
 
-    def count(self):
+    def count(self) -> int:
         return self.entries.count() + self.hands.count()
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.count()
 
-    def __getitem__(self, window):
+    @overload
+    def __getitem__(self, window: int) -> AuditEntry: ...
+    @overload
+    def __getitem__(self, window: slice) -> list[AuditEntry]: ...
+    def __getitem__(self, window: int | slice) -> AuditEntry | list[AuditEntry]:
         if not isinstance(window, slice):
             return self[window : window + 1][0]
-        keys = (
+        window_keys = (
             self.entries.annotate(source=Value(self.ENTRY))
             .values_list("at", "id", "source")
             .union(
@@ -159,7 +172,7 @@ class AuditLog:
             )
             .order_by("-at", "-source", "-id")
         )[window]
-        keys = list(keys)
+        keys = list(window_keys)
         entries = AuditEntry.objects.in_bulk([pk for _, pk, source in keys if source == self.ENTRY])
         lines = {
             version.pk: hand_recorded_line(version)
@@ -173,7 +186,7 @@ class AuditLog:
         return [entries[pk] if source == self.ENTRY else lines[pk] for _, pk, source in keys]
 
 
-def for_their_lines(versions):
+def for_their_lines(versions: QuerySet[HandVersion]) -> QuerySet[HandVersion]:
     """`versions` with what `hand_recorded_line` reads loaded: 2 queries in all."""
     return versions.select_related("hand__table__level", "created_by").prefetch_related(
         Prefetch(
@@ -188,7 +201,7 @@ POINTS_RESULT = ("points", "fantasyland_next")
 CARDS_RESULT = (*POINTS_RESULT, "fouled", "royalties", "front", "middle", "back")
 
 
-def hand_recorded_line(version):
+def hand_recorded_line(version: HandVersion) -> AuditEntry:
     """A hand's first version as its "hand recorded" line: an AuditEntry made for reading
     (`version.hand.table.level`, `created_by` and `results` with seats and players loaded)."""
     hand, table = version.hand, version.hand.table

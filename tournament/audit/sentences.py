@@ -12,15 +12,22 @@ labelled lines in the reader's language (`details`), never as their raw keys.
 
 import datetime
 import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
+from django.db import models
 from django.utils import formats, timezone
+from django.utils.functional import Promise
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament.models import HandVersion, Penalty, TableCall, Tournament
+from tournament.models import AuditEntry, HandVersion, Penalty, TableCall, Tournament
 from tournament.rules.money import money, percent
+
+# An entry's params, before or after: JSON as the services kept it.
+Params = Mapping[str, Any]
 
 # ---------------------------------------------------------------- who made a change
 # A revisor's device records its changes as "Revisor, table N" (REVISOR_LABEL, never in the
@@ -30,13 +37,13 @@ REVISOR_LABEL = "Revisor, table %(table)d"
 _REVISOR = re.compile(r"^Revisor, (?:table|bord) (\d+)$")
 
 
-def revisor_label(table_number):
+def revisor_label(table_number: int) -> str:
     """Who a revisor's change is kept as made by (AuditEntry.actor_label, the hand's
     entered_by_label), whatever language the revisor's device speaks."""
     return REVISOR_LABEL % {"table": table_number}
 
 
-def actor_name(label):
+def actor_name(label: str) -> str:
     """A kept actor label as the reader reads it: a revisor's "Revisor, table N" in the
     reader's language ("Revisor, bord N"); a user's name (or "system") as it is."""
     found = _REVISOR.match(label or "")
@@ -45,15 +52,15 @@ def actor_name(label):
     return _("Revisor, table %(table)d") % {"table": int(found.group(1))}
 
 
-def _penalty_kind(code):
+def _penalty_kind(code: object) -> str:
     return _label_of(Penalty.Kind, code)
 
 
-def _call_kind(code):
+def _call_kind(code: object) -> str:
     return _label_of(TableCall.Kind, code)
 
 
-def _label_of(choices, code):
+def _label_of(choices: type[models.Choices], code: object) -> str:
     """A choice's label in the reader's language; an unknown code as it is."""
     try:
         return str(choices(code).label)
@@ -61,7 +68,7 @@ def _label_of(choices, code):
         return str(code)
 
 
-def _mode(code):
+def _mode(code: str) -> str:
     words = {
         "points": _("points"),
         "cards": _("cards"),
@@ -69,10 +76,11 @@ def _mode(code):
     return words.get(code, str(code))
 
 
-def _moment(text):
+def _moment(text: object) -> str:
     """A backup's export time (ISO 8601) as the reader's local time; other text as it is."""
     try:
-        moment = datetime.datetime.fromisoformat(text)
+        # Anything but text raises TypeError, told as it is below.
+        moment = datetime.datetime.fromisoformat(text)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return str(text)
     if timezone.is_aware(moment):
@@ -84,50 +92,50 @@ def _moment(text):
 # Each takes the entry's params and returns the sentence; a missing param raises KeyError.
 
 
-def _tournament_create(p):
+def _tournament_create(p: Params) -> str:
     return _("Created tournament %(name)s") % {"name": p["name"]}
 
 
-def _tournament_settings(p):
+def _tournament_settings(p: Params) -> str:
     return _("Changed settings")
 
 
-def _tournament_rename(p):
+def _tournament_rename(p: Params) -> str:
     return _("Renamed the tournament from %(old_name)s to %(name)s") % {
         "old_name": p["old_name"],
         "name": p["name"],
     }
 
 
-def _tournament_finish(p):
+def _tournament_finish(p: Params) -> str:
     if p["champion"] is None:
         return _("Finished without a champion")
     return _("Champion: %(name)s") % {"name": p["champion"]}
 
 
-def _tournament_import(p):
+def _tournament_import(p: Params) -> str:
     return _("Imported %(name)s from a backup exported %(exported)s") % {
         "name": p["name"],
         "exported": _moment(p["exported"]),
     }
 
 
-def _player_register(p):
+def _player_register(p: Params) -> str:
     return _("Registered %(name)s (#%(number)s)") % {"name": p["name"], "number": p["number"]}
 
 
-def _player_withdraw(p):
+def _player_withdraw(p: Params) -> str:
     return _("%(name)s withdrew") % {"name": p["name"]}
 
 
-def _player_reinstate(p):
+def _player_reinstate(p: Params) -> str:
     return _("%(name)s is back in the draw (#%(number)s)") % {
         "name": p["name"],
         "number": p["number"],
     }
 
 
-def _player_rename(p):
+def _player_rename(p: Params) -> str:
     return _("Renamed %(old_name)s to %(name)s (#%(number)s)") % {
         "old_name": p["old_name"],
         "name": p["name"],
@@ -135,7 +143,7 @@ def _player_rename(p):
     }
 
 
-def _draw_create(p):
+def _draw_create(p: Params) -> str:
     values = {"level": p["level"], "players": p["players"]}
     if p.get("closed_level") is None:
         return (
@@ -153,13 +161,13 @@ def _draw_create(p):
     ) % {**values, "closed_level": p["closed_level"]}
 
 
-def _draw_redo(p):
+def _draw_redo(p: Params) -> str:
     if not p["reason"]:
         return _("Redrew level %(level)s") % {"level": p["level"]}
     return _("Redrew level %(level)s: %(reason)s") % {"level": p["level"], "reason": p["reason"]}
 
 
-def _table_revisor_access(p):
+def _table_revisor_access(p: Params) -> str:
     if p["old_code"] is None:  # the table's first link (or its first after a restore)
         return _("Level %(level)s table %(table)s: revisor link and code made") % {
             "level": p["level"],
@@ -171,7 +179,7 @@ def _table_revisor_access(p):
     ) % {"level": p["level"], "table": p["table"], "old_code": p["old_code"]}
 
 
-def _station_create(p):
+def _station_create(p: Params) -> str:
     return ngettext(
         "Station card made for table %(first)s",
         "Station cards made for tables %(first)s–%(last)s",
@@ -179,13 +187,13 @@ def _station_create(p):
     ) % {"first": p["first"], "last": p["last"]}
 
 
-def _station_revisor_access(p):
+def _station_revisor_access(p: Params) -> str:
     return _(
         "Station %(station)s: new revisor link and code (the old code %(old_code)s no longer works)"
     ) % {"station": p["station"], "old_code": p["old_code"]}
 
 
-def _table_call(p):
+def _table_call(p: Params) -> str:
     values = {"level": p["level"], "table": p["table"], "kind": _call_kind(p["kind"])}
     if p.get("player"):  # the call names a player (a timeout, or a warning asked for)
         values["player"] = p["player"]
@@ -202,7 +210,7 @@ def _table_call(p):
     return _("Level %(level)s table %(table)s calls the TD: %(kind)s") % values
 
 
-def _table_call_cleared(p):
+def _table_call_cleared(p: Params) -> str:
     return _("Level %(level)s table %(table)s: call cleared (%(kind)s)") % {
         "level": p["level"],
         "table": p["table"],
@@ -210,7 +218,7 @@ def _table_call_cleared(p):
     }
 
 
-def _hand_record(p):
+def _hand_record(p: Params) -> str:
     return _("Level %(level)s table %(table)s: hand %(hand)s (%(mode)s)") % {
         "level": p["level"],
         "table": p["table"],
@@ -219,7 +227,7 @@ def _hand_record(p):
     }
 
 
-def _hand_correct(p):
+def _hand_correct(p: Params) -> str:
     return _(
         "Level %(level)s table %(table)s: corrected hand %(hand)s (version %(version)s): %(reason)s"
     ) % {
@@ -231,7 +239,7 @@ def _hand_correct(p):
     }
 
 
-def _tie_settle(p):
+def _tie_settle(p: Params) -> str:
     return _("Level %(level)s table %(table)s: tie settled for %(winner)s: %(reason)s") % {
         "level": p["level"],
         "table": p["table"],
@@ -240,7 +248,7 @@ def _tie_settle(p):
     }
 
 
-def _tie_change(p):
+def _tie_change(p: Params) -> str:
     return _(
         "Level %(level)s table %(table)s: tie decided again, for %(winner)s instead of "
         "%(previous)s: %(reason)s"
@@ -253,7 +261,7 @@ def _tie_change(p):
     }
 
 
-def deducted_where(table_number, after_hand):
+def deducted_where(table_number: int | None, after_hand: int | None) -> str:
     """Where a penalty's points come off, in words (the log and the pages say the same)."""
     if table_number is None:
         return _("not at a table: the warning counts, no points are deducted")
@@ -266,7 +274,7 @@ def deducted_where(table_number, after_hand):
     }
 
 
-def _penalty_give(p):
+def _penalty_give(p: Params) -> str:
     where = deducted_where(p["table"], p["after_hand"])
     values = {
         "player": p["player"],
@@ -296,7 +304,7 @@ def _penalty_give(p):
     )
 
 
-def _penalty_rescind(p):
+def _penalty_rescind(p: Params) -> str:
     return _("Rescinded %(player)s's %(kind)s: %(reason)s") % {
         "player": p["player"],
         "kind": _penalty_kind(p["kind"]),
@@ -304,7 +312,7 @@ def _penalty_rescind(p):
     }
 
 
-def _announcement_make(p):
+def _announcement_make(p: Params) -> str:
     if p["ends_at"] is None:
         return _("Announced: %(text)s") % {"text": p["text"]}
     return _("Announced until %(end)s: %(text)s") % {
@@ -313,7 +321,7 @@ def _announcement_make(p):
     }
 
 
-def _announcement_withdraw(p):
+def _announcement_withdraw(p: Params) -> str:
     if "level" in p:
         return _("Withdrew the announcement on closing level %(level)d: %(text)s") % {
             "level": p["level"],
@@ -322,14 +330,14 @@ def _announcement_withdraw(p):
     return _("Withdrew the announcement: %(text)s") % {"text": p["text"]}
 
 
-def _draw_release(p):
+def _draw_release(p: Params) -> str:
     return _("Released the seating of level %(level)d (draw %(draw)d)") % {
         "level": p["level"],
         "draw": p["draw"],
     }
 
 
-def _tournament_prizes(p):
+def _tournament_prizes(p: Params) -> str:
     currency = p["currency"]
     values = {
         "buy_in": money(p["buy_in"], currency),
@@ -350,7 +358,7 @@ def _tournament_prizes(p):
     }
 
 
-def _prize_lines(value):
+def _prize_lines(value: dict[str, Any]) -> list[tuple[str, str]]:
     """A prize settings' before or after: amounts with their currency, shares as percents."""
     currency = value.get("currency", "")
     lines = []
@@ -369,7 +377,7 @@ def _prize_lines(value):
 
 
 class Action:
-    def __init__(self, label, sentence):
+    def __init__(self, label: Promise, sentence: Callable[[Params], str]) -> None:
         self.label = label
         self.sentence = sentence
 
@@ -407,13 +415,13 @@ ACTIONS = {
 NAME_PARAMS = ("name", "old_name", "player", "winner", "previous", "champion")
 
 
-def action_label(code):
+def action_label(code: str) -> str:
     """The action's name in the reader's language ("Hand recorded"); an unknown code as it is."""
     action = ACTIONS.get(code)
     return str(action.label) if action else code
 
 
-def fits(action, params):
+def fits(action: str, params: object) -> bool:
     """Whether `params` give `action` its sentence (a backup's params are checked with it)."""
     if action not in ACTIONS or not isinstance(params, dict):
         return False
@@ -424,7 +432,7 @@ def fits(action, params):
     return True
 
 
-def sentence(entry):
+def sentence(entry: AuditEntry) -> str:
     """What the entry records, as a sentence in the reader's language.
 
     Its stored text when its params are missing or do not fit its action's sentence
@@ -479,20 +487,21 @@ _DETAIL_LABELS = {
 }
 
 
-def _choices_of(key, action):
+def _choices_of(key: str, action: str) -> type[models.TextChoices] | None:
     """The TextChoices whose label a code under `key` of `action`'s data stands for."""
     if key == "kind":
         return TableCall.Kind if action.startswith("table.") else Penalty.Kind
-    return {
+    by_key: dict[str, type[models.TextChoices]] = {
         "mode": HandVersion.Mode,
         "entry_mode": Tournament.EntryMode,
         "royalties": Tournament.Royalties,
         "scoring_method": Tournament.Method,
         "fantasyland_repeat": Tournament.FantasylandRepeat,
-    }.get(key)
+    }
+    return by_key.get(key)
 
 
-def _detail_label(key, action):
+def _detail_label(key: str, action: str) -> str:
     if key == "kind":
         return _("Kind") if action.startswith("table.") else _("Kind of penalty")
     if key == "royalties" and action.startswith("hand."):
@@ -500,12 +509,16 @@ def _detail_label(key, action):
     if key in _DETAIL_LABELS:
         return str(_DETAIL_LABELS[key])
     try:  # a tournament setting: its field's name, as on the settings page
-        return str(capfirst(Tournament._meta.get_field(key).verbose_name))
-    except FieldDoesNotExist:  # words made of the key
-        return capfirst(str(key).replace("_", " "))
+        field = Tournament._meta.get_field(key)
+    except FieldDoesNotExist:
+        field = None
+    # A tournament's related rows ("penalties", "announcements") have no name of their own.
+    if isinstance(field, models.Field):
+        return str(capfirst(field.verbose_name))
+    return capfirst(str(key).replace("_", " "))  # words made of the key
 
 
-def _detail_text(key, value, action):
+def _detail_text(key: str, value: object, action: str) -> str:
     if value is None or value == "":
         return "—"
     if isinstance(value, bool):
@@ -526,9 +539,9 @@ def _detail_text(key, value, action):
     return str(value)
 
 
-def _seating_lines(tables):
+def _seating_lines(tables: Iterable[Params]) -> list[tuple[str, str]]:
     """A draw's tables: who sits at each, in seat order, and who deals first."""
-    lines = []
+    lines: list[tuple[str, str]] = []
     for table in tables:
         players = table.get("players") or []
         first = table.get("first_dealer_position")
@@ -542,7 +555,7 @@ def _seating_lines(tables):
     return lines
 
 
-def _moved_lines(moved):
+def _moved_lines(moved: Iterable[Params]) -> list[tuple[str, str]]:
     return [
         (
             str(_DETAIL_LABELS["penalties_carried"]),
@@ -555,7 +568,7 @@ def _moved_lines(moved):
     ]
 
 
-def details(action, value):
+def details(action: str, value: object) -> list[tuple[str, str]]:
     """An entry's before or after as (label, text) lines in the reader's language.
 
     A hand's results give a line per player; a draw's tables, a line per table; a value
@@ -567,7 +580,7 @@ def details(action, value):
         return [("", _detail_text("", value, action))]
     if action == "tournament.prizes":
         return _prize_lines(value)
-    lines = []
+    lines: list[tuple[str, str]] = []
     for key, item in value.items():
         if key == "player" and isinstance(item, int) and not isinstance(item, bool):
             continue  # a call's player as a row id: the sentence names him

@@ -1,13 +1,18 @@
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+
 from tournament import events
 from tournament.audit.sentences import ACTIONS
-from tournament.models import AuditEntry
+from tournament.models import AuditEntry, Tournament
 
 
-def actor_or_none(actor):
+def actor_or_none(actor: object) -> Any:
     return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
 
 
-def _checked(action, params):
+def _checked(action: str, params: object) -> dict[str, Any]:
     """An action the log can put into words, with its params as data (no sentence stored)."""
     if action not in ACTIONS:
         raise ValueError(f"Audit action {action!r} has no sentence in audit/sentences.py")
@@ -16,7 +21,16 @@ def _checked(action, params):
     return params
 
 
-def record(*, tournament, actor, action, params, before=None, after=None, actor_label=""):
+def record(
+    *,
+    tournament: Tournament | None,
+    actor: AbstractBaseUser | AnonymousUser | None,
+    action: str,
+    params: dict[str, Any],
+    before: object = None,
+    after: object = None,
+    actor_label: str = "",
+) -> AuditEntry:
     """Keep who did what and when, with the state before and after.
 
     `params`: what happened as data (numbers, names, codes), named as the action's sentence

@@ -28,6 +28,7 @@ import re
 import shutil
 import tempfile
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -55,11 +56,11 @@ LOW_DISK_BYTES = 50 * 1024 * 1024
 # then skips the look (a query and a directory listing, 1 ms of a 5-13 ms hand,
 # docs/performance-log.md). Another worker's backup only puts the moment later, so a hand
 # never misses a backup that is due; keyed by the folder too (a test's, a restore's).
-_due_at = {}
+_due_at: dict[tuple[str, int], datetime] = {}
 
 
 # The catch-ups this process has waiting, by tournament (and folder), to start one only.
-_catch_up_at = {}
+_catch_up_at: dict[tuple[str, int], datetime] = {}
 _catch_up_lock = threading.Lock()
 
 
@@ -69,33 +70,33 @@ class BackupFile:
     written_at: datetime
 
     @property
-    def changes(self):
+    def changes(self) -> int | None:
         """How many changes (audit entries) the backup holds; None for an older name."""
         found = CHANGES.search(self.path.name)
         return int(found.group(1)) if found else None
 
 
-def enabled():
+def enabled() -> bool:
     return bool(settings.BACKUP_DIR)
 
 
-def while_hands():
+def while_hands() -> bool:
     """Whether hands write backups too (every BACKUP_MINUTES); otherwise only a level's
     close does (DJANGO_BACKUP_MINUTES=0)."""
     return enabled() and settings.BACKUP_MINUTES > 0
 
 
-def folder(tournament):
+def folder(tournament: Tournament) -> Path:
     """Where the tournament's backups go: one folder per tournament, named for a person
     (a renamed tournament's folder is renamed with it: `after_rename`)."""
     return _named_folder(tournament.pk, tournament.name)
 
 
-def _named_folder(pk, name):
+def _named_folder(pk: int, name: str) -> Path:
     return Path(settings.BACKUP_DIR) / f"{pk}-{slugify(name)[:60] or 'tournament'}"
 
 
-def backups(tournament):
+def backups(tournament: Tournament) -> list[BackupFile]:
     """The tournament's complete backups, newest first."""
     try:
         files = [p for p in folder(tournament).iterdir() if p.name.endswith(SUFFIX)]
@@ -108,7 +109,7 @@ def backups(tournament):
     )
 
 
-def latest(tournament):
+def latest(tournament: Tournament) -> BackupFile | None:
     """The newest complete backup of the tournament, or None."""
     if not enabled():
         return None
@@ -116,7 +117,7 @@ def latest(tournament):
     return found[0] if found else None
 
 
-def write_backup(tournament):
+def write_backup(tournament: Tournament) -> Path:
     """Write the tournament's backup now (atomically) and prune to the newest BACKUP_KEEP."""
     target_dir = folder(tournament)
     target_dir.mkdir(parents=True, exist_ok=True)
@@ -141,7 +142,7 @@ def write_backup(tournament):
     return target
 
 
-def _remove_stale_partials(target_dir):
+def _remove_stale_partials(target_dir: Path) -> None:
     """Remove what a crash left of a backup being written (never a complete backup)."""
     too_old = (datetime.now(UTC) - STALE_PARTIAL).timestamp()
     for path in target_dir.glob(f"*{PARTIAL}"):
@@ -152,7 +153,7 @@ def _remove_stale_partials(target_dir):
             pass  # another worker removed it (or renamed it into place) meanwhile
 
 
-def _sync_directory(path):
+def _sync_directory(path: Path) -> None:
     """Make the rename itself durable (POSIX); a no-op where directories cannot be opened."""
     try:
         descriptor = os.open(path, os.O_RDONLY)
@@ -166,7 +167,7 @@ def _sync_directory(path):
         os.close(descriptor)
 
 
-def changes_made(tournament):
+def changes_made(tournament: Tournament) -> int:
     """How many changes the tournament has had: the lines of its audit log (its audit
     entries and the hands that are their own line), never deleted."""
     return (
@@ -175,14 +176,14 @@ def changes_made(tournament):
     )
 
 
-def waiting_changes(tournament, newest):
+def waiting_changes(tournament: Tournament, newest: BackupFile | None) -> int | None:
     """Changes recorded since `newest` was written (None when its name does not say)."""
     if newest is None or newest.changes is None:
         return None
     return max(0, changes_made(tournament) - newest.changes)
 
 
-def folder_problem(tournament):
+def folder_problem(tournament: Tournament) -> str | None:
     """Why backups cannot be written into the tournament's folder now, or None."""
     path = folder(tournament)
     while not path.exists() and path != path.parent:
@@ -197,7 +198,7 @@ def folder_problem(tournament):
     return None
 
 
-def _write_quietly(tournament_id, *, only_if_due):
+def _write_quietly(tournament_id: int, *, only_if_due: bool) -> None:
     try:
         tournament = Tournament.objects.get(pk=tournament_id)
         if only_if_due:
@@ -213,7 +214,7 @@ def _write_quietly(tournament_id, *, only_if_due):
         log.exception("The automatic backup of tournament %s could not be written.", tournament_id)
 
 
-def catch_up(tournament_id, *, at_once=False):
+def catch_up(tournament_id: int, *, at_once: bool = False) -> Path | None:
     """Write the backup if changes were made since the newest (a catch-up's work); if the
     newest is recent, wait for its minutes to pass first, unless `at_once` (a server
     shutting down). Returns the file written, or None."""
@@ -227,7 +228,7 @@ def catch_up(tournament_id, *, at_once=False):
         newest = latest(tournament)
         if newest is not None and waiting_changes(tournament, newest) == 0:
             return None
-        due = newest and _every(newest.written_at)
+        due = _every(newest.written_at) if newest is not None else None
         if due is not None and due > timezone.now() and not at_once:
             _catch_up_later(tournament_id, due)  # another worker wrote one meanwhile
             return None
@@ -240,7 +241,7 @@ def catch_up(tournament_id, *, at_once=False):
         return None
 
 
-def catch_up_all():
+def catch_up_all() -> list[Path]:
     """Every tournament's catch-up now (a server shutting down): the files written."""
     if not enabled():
         return []
@@ -249,7 +250,7 @@ def catch_up_all():
     return [path for path in written if path is not None]
 
 
-def _catch_up_later(tournament_id, moment):
+def _catch_up_later(tournament_id: int, moment: datetime) -> None:
     """A catch-up of the tournament at `moment` (a second after), one per process."""
     if not settings.BACKUP_CATCH_UP_TIMERS:
         return
@@ -262,13 +263,13 @@ def _catch_up_later(tournament_id, moment):
     _start_timer(delay, lambda: _catch_up_in_thread(tournament_id))
 
 
-def _start_timer(delay, function):
+def _start_timer(delay: float, function: Callable[[], object]) -> None:
     timer = threading.Timer(delay, function)
     timer.daemon = True
     timer.start()
 
 
-def _catch_up_in_thread(tournament_id):
+def _catch_up_in_thread(tournament_id: int) -> None:
     close_old_connections()
     try:
         catch_up(tournament_id)
@@ -276,11 +277,11 @@ def _catch_up_in_thread(tournament_id):
         connections.close_all()  # this thread's own connection
 
 
-def _every(moment):
+def _every(moment: datetime) -> datetime:
     return moment + timedelta(minutes=settings.BACKUP_MINUTES)
 
 
-def _key(tournament_id):
+def _key(tournament_id: int) -> tuple[str, int]:
     return (str(settings.BACKUP_DIR), tournament_id)
 
 
@@ -288,7 +289,7 @@ def _key(tournament_id):
 # once the change has committed, from what was committed.
 
 
-def change_wanted(tournament_id):
+def change_wanted(tournament_id: int) -> bool:
     """Whether a change needs this process to do anything (asked at the change, in memory):
     a backup is due, or a catch-up must be started for the change to wait for."""
     if not while_hands():
@@ -300,7 +301,7 @@ def change_wanted(tournament_id):
     return True
 
 
-def after_change(tournament_id):
+def after_change(tournament_id: int) -> None:
     """Every change of state: a backup when one is due, else a catch-up later."""
     key = _key(tournament_id)
     due_at = _due_at.get(key)
@@ -312,12 +313,12 @@ def after_change(tournament_id):
     _write_quietly(tournament_id, only_if_due=True)
 
 
-def enabled_for(**facts):
+def enabled_for(**facts: object) -> bool:
     """Whether a rename or a level's close has a backup to move or write."""
     return enabled()
 
 
-def after_rename(tournament_id, old_name):
+def after_rename(tournament_id: int, old_name: str) -> None:
     """A renamed tournament's backups' folder takes its new name too, so that its backups
     stay in one folder (the TD's pages show the newest; a new folder beside the old hid them)."""
     try:
@@ -329,6 +330,6 @@ def after_rename(tournament_id, old_name):
         log.exception("The backups folder of tournament %s could not be renamed.", tournament_id)
 
 
-def after_level_closed(tournament_id):
+def after_level_closed(tournament_id: int) -> None:
     """A level's close always writes one."""
     _write_quietly(tournament_id, only_if_due=False)

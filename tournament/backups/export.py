@@ -5,9 +5,11 @@ entry) and the cached numbers as they are stored. `restore` reads it back.
 """
 
 import datetime
+from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.utils import translation
 
 from tournament.audit import sentences
@@ -39,19 +41,19 @@ ROWS = ("front", "middle", "back")
 FILE_SEAT_CACHES = ("hand_points", "penalty_points", "total", "place")
 
 
-def _time(value):
+def _time(value: datetime.datetime | None) -> str | None:
     return value.astimezone(datetime.UTC).isoformat() if value is not None else None
 
 
-def _user(user):
+def _user(user: AbstractBaseUser | None) -> str | None:
     return user.get_username() if user is not None else None
 
 
-def _number(player):
+def _number(player: Player | None) -> int | None:
     return player.number if player is not None else None
 
 
-def _result(result):
+def _result(result: HandResult) -> dict[str, Any]:
     cards = (
         {row: getattr(result, row) for row in ROWS}
         if any(getattr(result, row) for row in ROWS)
@@ -69,7 +71,7 @@ def _result(result):
     }
 
 
-def _version(version):
+def _version(version: HandVersion) -> dict[str, Any]:
     return {
         "version": version.version,
         "mode": version.mode,
@@ -83,7 +85,7 @@ def _version(version):
     }
 
 
-def _table(table):
+def _table(table: Table) -> dict[str, Any]:
     return {
         "number": table.number,
         "first_dealer_position": table.first_dealer_position,
@@ -120,12 +122,13 @@ def _table(table):
     }
 
 
-def _levels(tournament):
+def _levels(tournament: Tournament) -> QuerySet[Level]:
     """Every level down to the hand results, in a fixed number of queries."""
     return (
         Level.objects.filter(tournament=tournament)
         .order_by("number")
-        .prefetch_related(
+        # django-stubs cannot join the Prefetches of several models into one type.
+        .prefetch_related(  # type: ignore[type-var]
             Prefetch("draws", Draw.objects.select_related("created_by").order_by("number")),
             Prefetch("draws__tables", Table.objects.select_related("winner").order_by("number")),
             Prefetch(
@@ -148,19 +151,19 @@ def _levels(tournament):
     )
 
 
-def _table_ref(table):
+def _table_ref(table: Table | None) -> dict[str, int] | None:
     if table is None:
         return None
     return {"level": table.level.number, "draw": table.draw.number, "table": table.number}
 
 
-def _in_english(entry):
+def _in_english(entry: AuditEntry) -> str:
     """An audit entry's sentence in English, for people reading the file."""
     with translation.override("en"):
         return (sentences.sentence(entry) or entry.action)[:SUMMARY_LENGTH]
 
 
-def export_tournament(tournament):
+def export_tournament(tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as plain JSON-ready data (see docs/export-format.md), read from
     one snapshot of the database while other workers go on recording hands.
 
@@ -183,7 +186,7 @@ def export_tournament(tournament):
         return _export(tournament)
 
 
-def audit_log_in_order(tournament):
+def audit_log_in_order(tournament: Tournament) -> list[AuditEntry]:
     """Every line of the tournament's audit log, oldest first: its audit entries and its
     hands' "hand recorded" lines (written out as entries, as the file always had them)."""
     entries = list(
@@ -199,8 +202,8 @@ def audit_log_in_order(tournament):
     return sorted(entries + hands, key=lambda entry: (entry.at, entry.pk is None, entry.pk or 0))
 
 
-def _export(tournament):
-    tournament = Tournament.objects.select_related("created_by", "champion").get(pk=tournament.pk)
+def _export(given: Tournament) -> dict[str, Any]:
+    tournament = Tournament.objects.select_related("created_by", "champion").get(pk=given.pk)
     penalties = (
         Penalty.objects.filter(tournament=tournament)
         .select_related("player", "table__level", "table__draw", "created_by", "rescinded_by")

@@ -12,9 +12,14 @@ every draw's seating to follow from its seed (`verify.check_seatings`). Any
 refusal is an `InvalidEntry` naming the place in the file; nothing is kept.
 """
 
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Model
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -25,6 +30,7 @@ from tournament.audit.sentences import fits
 from tournament.backups.export import FILE_SEAT_CACHES, ROWS
 from tournament.backups.schema import check_backup, parse_backup
 from tournament.backups.verify import (
+    Data,
     check_facts,
     check_seatings,
     check_succession,
@@ -57,13 +63,15 @@ BATCH = 500
 class _Writer:
     """Writes checked data (`check_backup`'s result) as rows; nothing is checked here."""
 
-    def __init__(self, data):
+    def __init__(self, data: Data) -> None:
         self.data = data
-        self.users = {}
-        self.added = []  # usernames given a locked account (`locked_account`)
-        self.left_blank = []  # usernames no account could have
-        self.players = {}
-        self.tables = {}  # table key (level, draw, table numbers) -> Table
+        self.users: dict[str, User | None] = {}
+        self.added: list[str] = []  # usernames given a locked account (`locked_account`)
+        self.left_blank: list[str] = []  # usernames no account could have
+        self.players: dict[int, Player] = {}
+        self.tables: dict[
+            tuple[int, int, int], Table
+        ] = {}  # table key (level, draw, table numbers) -> Table
         # (level, table, hand numbers) of the hands the file's audit log has an entry
         # "hand recorded" for (a backup written before migration 0015): that entry stays
         # their line in the log. The others' first version is their line.
@@ -77,9 +85,9 @@ class _Writer:
             if params is not None
         }
         # auto_now_add fields are overwritten on create: the file's times are put back after.
-        self.stamps = {}
+        self.stamps: dict[tuple[type[Model], str], list[tuple[Model, object]]] = {}
 
-    def user(self, username):
+    def user(self, username: str | None) -> User | None:
         """The account named `username`; one made for it, locked, when this database has
         none (`locked_account`), so that who made each change is kept."""
         if username is None:
@@ -90,14 +98,15 @@ class _Writer:
             self.users[username] = found or self.locked_account(username)
         return self.users[username]
 
-    def locked_account(self, username):
+    def locked_account(self, username: str) -> User | None:
         """An account for a name of the file that has none here: inactive, with no password
         (nobody logs in with it until someone gives it one: `make venue` does for its TD).
         A name no account could have here (not as Django would write it) is left out: the
         field stays blank, as the log keeps the name."""
         model = get_user_model()
         try:
-            model._meta.get_field(model.USERNAME_FIELD).run_validators(username)
+            # The username's own field (a column), whose validators Django applies.
+            model._meta.get_field(model.USERNAME_FIELD).run_validators(username)  # type: ignore[union-attr]
         except ValidationError:
             self.left_blank.append(username)
             return None
@@ -105,17 +114,18 @@ class _Writer:
             self.left_blank.append(username)
             return None
         self.added.append(username)
-        return model._default_manager.create_user(
+        created: User = model._default_manager.create_user(
             **{model.USERNAME_FIELD: username}, password=None, is_active=False
         )
+        return created
 
-    def stamp(self, obj, field, value):
+    def stamp(self, obj: Model, field: str, value: object) -> None:
         self.stamps.setdefault((type(obj), field), []).append((obj, value))
 
-    def player(self, number):
+    def player(self, number: int | None) -> Player | None:
         return None if number is None else self.players[number]
 
-    def write(self):
+    def write(self) -> Tournament:
         data = self.data
         tournament = Tournament.objects.create(
             created_by=self.user(data["created_by"]),
@@ -140,11 +150,11 @@ class _Writer:
         for (model, field), pairs in self.stamps.items():
             for obj, value in pairs:
                 setattr(obj, field, value)
-            model.objects.bulk_update([obj for obj, _ in pairs], [field], batch_size=BATCH)
+            model._default_manager.bulk_update([obj for obj, _ in pairs], [field], batch_size=BATCH)
         tournament.refresh_from_db()
         return tournament
 
-    def write_players(self, tournament):
+    def write_players(self, tournament: Tournament) -> None:
         rows = []
         for item in self.data["players"]:
             player = Player(
@@ -160,7 +170,7 @@ class _Writer:
         Player.objects.bulk_create(rows, batch_size=BATCH)
         self.players = {player.number: player for player in rows}
 
-    def write_level(self, tournament, item):
+    def write_level(self, tournament: Tournament, item: Data) -> None:
         level = Level.objects.create(
             tournament=tournament, number=item["number"], closed_at=item["closed_at"]
         )
@@ -182,7 +192,7 @@ class _Writer:
                 table = self.write_table(level, draw, table_item)
                 self.tables[table_key(item, draw_item, table_item)] = table
 
-    def write_table(self, level, draw, item):
+    def write_table(self, level: Level, draw: Draw, item: Data) -> Table:
         table = Table.objects.create(
             level=level,
             draw=draw,
@@ -215,7 +225,8 @@ class _Writer:
         Seat.objects.bulk_create(seats)
         self.write_hands(table, {seat.position: seat for seat in seats}, item)
         for tie in item["tie_settlements"]:
-            settlement = TieSettlement.objects.create(
+            # The schema requires a settlement's winner: a player of the file.
+            settlement = TieSettlement.objects.create(  # type: ignore[misc]
                 table=table,
                 winner=self.player(tie["winner"]),
                 reason=tie["reason"],
@@ -224,8 +235,10 @@ class _Writer:
             self.stamp(settlement, "created_at", tie["created_at"])
         return table
 
-    def write_hands(self, table, seats, item):
-        hands, versions, results = [], [], []
+    def write_hands(self, table: Table, seats: Mapping[int, Seat], item: Data) -> None:
+        hands: list[Hand] = []
+        versions: list[tuple[Hand, HandVersion]] = []
+        results: list[tuple[HandVersion, HandResult]] = []
         for hand_item in item["hands"]:
             hand = Hand(table=table, number=hand_item["number"])
             self.stamp(hand, "created_at", hand_item["created_at"])
@@ -259,7 +272,7 @@ class _Writer:
         HandResult.objects.bulk_create([result for _, result in results], batch_size=BATCH)
 
     @staticmethod
-    def result(seats, item):
+    def result(seats: Mapping[int, Seat], item: Data) -> HandResult:
         cards = item["cards"] or {}
         return HandResult(
             seat=seats[item["position"]],
@@ -272,7 +285,7 @@ class _Writer:
             detail=item["detail"],
         )
 
-    def write_penalties(self, tournament):
+    def write_penalties(self, tournament: Tournament) -> None:
         rows = []
         for item in self.data["penalties"]:
             ref = item["table"]
@@ -297,7 +310,7 @@ class _Writer:
         # In file order, so that the ids keep the order of penalties given in the same instant.
         Penalty.objects.bulk_create(rows, batch_size=BATCH)
 
-    def write_audit(self, tournament):
+    def write_audit(self, tournament: Tournament) -> None:
         entries = []
         for item in self.data["audit"]:
             params = audit_params(item, self.data["levels"])
@@ -317,13 +330,13 @@ class _Writer:
         AuditEntry.objects.bulk_create(entries, batch_size=BATCH)
 
 
-def audit_params(item, levels):
+def audit_params(item: Data, levels: Sequence[Data]) -> dict[str, Any] | None:
     """An audit entry's params: the file's, or read back from the English sentence of a
     backup written before the log kept them (None when neither gives the sentence)."""
     if fits(item["action"], item["params"]):
         return item["params"]
 
-    def level_at():
+    def level_at() -> int | None:
         open_then = [
             level["number"]
             for level in levels
@@ -341,12 +354,12 @@ def audit_params(item, levels):
     )
 
 
-def ref_key(ref):
+def ref_key(ref: Data) -> tuple[int, int, int]:
     """A penalty's table reference as a table key."""
     return (ref["level"], ref["draw"], ref["table"])
 
 
-def _versions(data):
+def _versions(data: Data) -> Iterator[tuple[str, Data]]:
     """(path, hand version) for every hand version in the file."""
     for level_index, level in enumerate(data["levels"]):
         for draw_index, draw in enumerate(level["draws"]):
@@ -360,7 +373,7 @@ def _versions(data):
                         )
 
 
-def _refuse_what_the_database_has(data):
+def _refuse_what_the_database_has(data: Data) -> None:
     # The same name as the TD's create and rename refuse: case, accents and blanks aside.
     lock_tournament_names()
     taken = tournament_named_like(data["settings"]["name"])
@@ -389,7 +402,7 @@ def _refuse_what_the_database_has(data):
 
 @idempotent("backup.import", load=Tournament)
 @transaction.atomic
-def import_tournament(data, *, actor=None):
+def import_tournament(data: object, *, actor: User | None = None) -> Tournament:
     """Restore a tournament from its backup's JSON data (parsed), all or nothing.
 
     Refused (InvalidEntry, naming the place in the file) when the data is
@@ -421,11 +434,14 @@ def import_tournament(data, *, actor=None):
         params={"name": tournament.name, "exported": exported},
         after={"levels": len(data["levels"]), "players": len(data["players"])},
     )
-    tournament.accounts_note = accounts_note(writer.added, writer.left_blank)
+    # Said by the page or the command that imported it; never stored.
+    tournament.accounts_note = accounts_note(  # type: ignore[attr-defined]
+        writer.added, writer.left_blank
+    )
     return tournament
 
 
-def accounts_note(added, left_blank):
+def accounts_note(added: list[str], left_blank: list[str]) -> str | None:
     """What the TD is told of the accounts an import made, or could not make: one line."""
     said = []
     if added:
@@ -450,6 +466,6 @@ def accounts_note(added, left_blank):
     return " ".join(said) or None
 
 
-def import_backup(raw, *, actor=None):
+def import_backup(raw: object, *, actor: User | None = None) -> Tournament:
     """Restore a tournament from a backup file's bytes (the page's upload, the command)."""
     return import_tournament(parse_backup(raw), actor=actor)

@@ -24,11 +24,13 @@ import re
 import unicodedata
 import uuid
 from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
+from typing import Any, NoReturn, cast
 
 from django.contrib.auth import get_user_model
 from django.db.backends.base.operations import BaseDatabaseOperations
-from django.db.models import CheckConstraint, Q
+from django.db.models import CheckConstraint, Field, Model, Q
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 
@@ -70,7 +72,7 @@ _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _DEPTH_STEP = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1, +1, -1, -1 as signed bytes
 
 
-def nesting_depth(raw):
+def nesting_depth(raw: bytes) -> int:
     """The deepest nesting of brackets in JSON bytes, not counting brackets in strings.
 
     About a second for 20 MB of nothing but brackets, without recursion.
@@ -79,31 +81,32 @@ def nesting_depth(raw):
     return max(accumulate(array("b", brackets)), default=0)
 
 
-def _no_constant(name):
+def _no_constant(name: str) -> NoReturn:
     raise InvalidEntry(
         _("The backup file holds a number that cannot be kept: %(value)s.") % {"value": name}
     )
 
 
-def _finite(text):
+def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
         _no_constant(text[:SHOWN])
     return value
 
 
-def _object(pairs):
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data = dict(pairs)
     if len(data) != len(pairs):
-        seen = set()
-        key = next(k for k, _v in pairs if k in seen or seen.add(k))
+        seen: set[str] = set()
+        # set.add answers None: a key is taken the second time it is seen
+        key = next(k for k, _v in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
         raise InvalidEntry(
             _("The backup file has the key %(key)s twice in one object.") % {"key": shown(key)}
         )
     return data
 
 
-def too_large(size=None):
+def too_large(size: int | None = None) -> InvalidEntry:
     """The refusal of a file over MAX_BYTES: its size (`size` bytes), or "more than" the
     limit when only its beginning was read (`size` None) or its size reads as the limit's
     (20.0 MB, and 20 MB and a byte)."""
@@ -118,7 +121,7 @@ def too_large(size=None):
     )
 
 
-def parse_backup(raw):
+def parse_backup(raw: object) -> Any:
     """The JSON data in a backup file's bytes: size, encoding and nesting checked first."""
     if not isinstance(raw, (bytes, bytearray, memoryview)):
         raise InvalidEntry(_("The backup file is empty."))
@@ -152,7 +155,7 @@ def parse_backup(raw):
 # ---------------------------------------------------------------- fields
 
 
-def shown(value):
+def shown(value: object) -> str:
     """A value as the file has it, cut short, safe to print (no lone surrogates)."""
     text = json.dumps(value, ensure_ascii=False)
     if len(text) > SHOWN:
@@ -160,27 +163,34 @@ def shown(value):
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _path(where, key):
+def _path(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
 
 
-def _and_terms(condition):
+def _and_terms(condition: Q) -> Iterator[tuple[str, object]]:
     """The (lookup, value) pairs a check constraint's condition requires all of."""
     if condition.negated or (condition.connector != Q.AND and len(condition.children) > 1):
         return
     for child in condition.children:
         if isinstance(child, Q):
             yield from _and_terms(child)
-        else:
-            yield child
+        else:  # a (lookup, value) pair
+            yield cast(tuple[str, object], child)
 
 
-def int_range(model, name):
-    """The whole numbers `model.name` can hold: its column's range and its check constraints."""
+def _column(model: type[Model], name: str) -> Field:
+    """The model's field `name`: one of its own columns, never a relation's other end."""
     field = model._meta.get_field(name)
+    assert isinstance(field, Field), f"{model.__name__}.{name} is not a column"
+    return field
+
+
+def int_range(model: type[Model], name: str) -> tuple[int, int]:
+    """The whole numbers `model.name` can hold: its column's range and its check constraints."""
+    field = _column(model, name)
     low, high = BaseDatabaseOperations.integer_field_ranges[field.get_internal_type()]
     for constraint in model._meta.constraints:
-        if not isinstance(constraint, CheckConstraint):
+        if not isinstance(constraint, CheckConstraint) or not isinstance(constraint.condition, Q):
             continue
         for lookup, value in _and_terms(constraint.condition):
             if type(value) is not int or not lookup.startswith(f"{name}__"):
@@ -205,42 +215,45 @@ class Spec:
     """How one value of the file is checked (and converted)."""
 
     null = False
-    kind = ""
 
-    def __call__(self, value, where):
+    @property
+    def kind(self) -> str:
+        return ""
+
+    def __call__(self, value: Any, where: str) -> Any:
         if value is None:
             if self.null:
                 return None
             raise self.wrong(value, where)
         return self.check(value, where)
 
-    def wrong(self, value, where):
+    def wrong(self, value: object, where: str) -> InvalidEntry:
         return InvalidEntry(
             _("%(where)s must be %(kind)s, not %(value)s.")
             % {"where": where, "kind": self.kind, "value": shown(value)}
         )
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         raise NotImplementedError
 
 
 class Int(Spec):
-    def __init__(self, model, name, *, null=None):
+    def __init__(self, model: type[Model], name: str, *, null: bool | None = None) -> None:
         self.low, self.high = int_range(model, name)
-        self.null = model._meta.get_field(name).null if null is None else null
+        self.null = _column(model, name).null if null is None else null
 
     @classmethod
-    def between(cls, low, high, *, null=False):
+    def between(cls, low: int, high: int, *, null: bool = False) -> "Int":
         """A whole number kept in a JSON field (no column to take the range from)."""
         spec = cls.__new__(cls)
         spec.low, spec.high, spec.null = low, high, null
         return spec
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return _("a whole number")
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if type(value) is not int:  # true and false are not numbers here
             raise self.wrong(value, where)
         if not self.low <= value <= self.high:
@@ -252,27 +265,29 @@ class Int(Spec):
 
 
 class Bool(Spec):
-    def __init__(self, *, null=False):
+    def __init__(self, *, null: bool = False) -> None:
         self.null = null
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return _("true or false")
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if type(value) is not bool:
             raise self.wrong(value, where)
         return value
 
 
-def _cannot_keep(where, char):
+def _cannot_keep(where: str, char: str) -> InvalidEntry:
     return InvalidEntry(
         _("%(label)s contains a character that cannot be kept (U+%(code)04X).")
         % {"label": where, "code": ord(char)}
     )
 
 
-def check_text(value, where, *, max_length, required, multiline=False):
+def check_text(
+    value: object, where: str, *, max_length: int, required: bool, multiline: bool = False
+) -> str:
     """Text as the services keep it (`clean_text`'s rules), checked but not changed.
 
     Stricter than `clean_text` in one way: a single-line text may not hold a tab
@@ -285,7 +300,7 @@ def check_text(value, where, *, max_length, required, multiline=False):
             _("%(label)s can have at most %(max)d characters (it has %(length)d).")
             % {"label": where, "max": max_length, "length": len(value)}
         )
-    allowed = {"\n", "\t"} if multiline else set()
+    allowed: set[str] = {"\n", "\t"} if multiline else set()
     bad = next(
         (c for c in value if c not in allowed and unicodedata.category(c) in _FORBIDDEN), None
     )
@@ -296,18 +311,27 @@ def check_text(value, where, *, max_length, required, multiline=False):
 
 
 class Text(Spec):
-    def __init__(self, model, name, *, required=None, multiline=False, null=False):
-        field = model._meta.get_field(name)
+    def __init__(
+        self,
+        model: type[Model],
+        name: str,
+        *,
+        required: bool | None = None,
+        multiline: bool = False,
+        null: bool = False,
+    ) -> None:
+        field = _column(model, name)
+        assert field.max_length is not None, f"{model.__name__}.{name} has no length"
         self.max_length = field.max_length
         self.required = not field.blank if required is None else required
         self.multiline = multiline
         self.null = null
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return _("text")
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         return check_text(
             value,
             where,
@@ -320,27 +344,27 @@ class Text(Spec):
 class Name(Text):
     """A player's name: text that shows as something (`names.check_shown`)."""
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         return check_shown(super().check(value, where), label=where)
 
 
 class Username(Text):
     """A user by username, or null."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         model = get_user_model()
         super().__init__(model, model.USERNAME_FIELD, required=True, null=True)
 
 
 class Choice(Spec):
-    def __init__(self, model, name):
-        self.values = [value for value, _label in model._meta.get_field(name).choices]
+    def __init__(self, model: type[Model], name: str) -> None:
+        self.values = [value for value, _label in _column(model, name).choices or ()]
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return _("text")
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if not isinstance(value, str):
             raise self.wrong(value, where)
         if value not in self.values:
@@ -352,14 +376,14 @@ class Choice(Spec):
 
 
 class Time(Spec):
-    def __init__(self, *, null=False):
+    def __init__(self, *, null: bool = False) -> None:
         self.null = null
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return _("a time")
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         try:
             parsed = datetime.datetime.fromisoformat(value)
             if parsed.tzinfo is None or parsed.utcoffset() is None:
@@ -375,10 +399,10 @@ class Time(Spec):
 
 class Key(Spec):
     @property
-    def kind(self):
+    def kind(self) -> str:
         return _("text")
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         try:
             return uuid.UUID(value)
         except (TypeError, ValueError, AttributeError):
@@ -396,21 +420,21 @@ class Json(Spec):
 
     null = True
 
-    def __init__(self, *, dict_only=False, null=None):
+    def __init__(self, *, dict_only: bool = False, null: bool | None = None) -> None:
         self.dict_only = dict_only
         self.null = not dict_only if null is None else null
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return _("an object")
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if self.dict_only and not isinstance(value, dict):
             raise self.wrong(value, where)
         self.scan(value, where)
         return value
 
-    def scan(self, value, where):
+    def scan(self, value: object, where: str) -> None:
         if isinstance(value, str):
             bad = _NOT_IN_JSON.search(value)
             if bad is not None:
@@ -429,39 +453,41 @@ class Ignored(Spec):
 
     null = True
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         return None
 
 
 class ListOf(Spec):
-    def __init__(self, item):
+    def __init__(self, item: Spec) -> None:
         self.item = item
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return _("a list")
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if not isinstance(value, list):
             raise self.wrong(value, where)
         return [self.item(item, f"{where}[{index}]") for index, item in enumerate(value)]
 
 
 class Obj(Spec):
-    def __init__(self, fields, *, null=False, optional=()):
+    def __init__(
+        self, fields: dict[str, Spec], *, null: bool = False, optional: Iterable[str] = ()
+    ) -> None:
         self.fields = fields
         self.null = null
         # Fields a file may leave out (added to the format later): None when missing.
         self.optional = frozenset(optional)
 
     @property
-    def kind(self):
+    def kind(self) -> str:
         return _("an object")
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if not isinstance(value, dict):
             raise self.wrong(value, where)
-        out = {}
+        out: dict[str, Any] = {}
         for key, spec in self.fields.items():
             if key not in value and key in self.optional:
                 out[key] = None
@@ -478,7 +504,7 @@ class Obj(Spec):
         return out
 
 
-def schema():
+def schema() -> Obj:
     """The whole file's spec, from the models' fields (built when needed: apps loaded)."""
     user = Username()
     player = Int(Player, "number", null=False)
@@ -673,7 +699,7 @@ def schema():
 # ---------------------------------------------------------------- the whole file
 
 
-def _check_format(data):
+def _check_format(data: object) -> None:
     if not isinstance(data, dict):
         raise InvalidEntry(_("This is not a tournament backup: the file must hold a JSON object."))
     if data.get("format") != FORMAT:
@@ -692,7 +718,7 @@ def _check_format(data):
         )
 
 
-def _numbered(items, where, key="number"):
+def _numbered(items: Sequence[dict[str, Any]], where: str, key: str = "number") -> None:
     """Items numbered 1, 2, 3… in order."""
     for index, item in enumerate(items):
         if item[key] != index + 1:
@@ -702,12 +728,12 @@ def _numbered(items, where, key="number"):
             )
 
 
-def _not_empty(items, where):
+def _not_empty(items: Sequence[object], where: str) -> None:
     if not items:
         raise InvalidEntry(_("%(label)s must not be empty.") % {"label": where})
 
 
-def _only_last_current(items, where):
+def _only_last_current(items: Sequence[dict[str, Any]], where: str) -> None:
     """Of draws or hand versions, only the last is current (superseded_at null)."""
     last = len(items) - 1
     for index, item in enumerate(items):
@@ -724,7 +750,7 @@ def _only_last_current(items, where):
             )
 
 
-def _reason(item, where, why):
+def _reason(item: dict[str, Any], where: str, why: str) -> None:
     """A redone draw and a corrected hand carry the TD's reason, as the services require."""
     if not " ".join(item["reason"].split()):
         raise InvalidEntry(
@@ -732,7 +758,7 @@ def _reason(item, where, why):
         )
 
 
-def _refers(number, known, where):
+def _refers(number: int | None, known: set[int], where: str) -> None:
     if number is not None and number not in known:
         raise InvalidEntry(
             _("%(where)s refers to player %(number)d, who is not in the players list.")
@@ -743,15 +769,16 @@ def _refers(number, known, where):
 class _Structure:
     """The file agrees with itself: numbering, references, one current draw, keys."""
 
-    def __init__(self, data):
+    def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
-        self.players = set()
-        self.tables = {}  # (level, draw, table) numbers -> (path, table item)
-        self.keys = {}
-        self.withdrawn = set()  # player numbers
+        self.players: set[int] = set()
+        # (level, draw, table) numbers -> (path, table item)
+        self.tables: dict[tuple[int, int, int], tuple[str, dict[str, Any]]] = {}
+        self.keys: dict[uuid.UUID, str] = {}
+        self.withdrawn: set[int] = set()  # player numbers
 
     @staticmethod
-    def _new_name(names, name, where, confirmed):
+    def _new_name(names: dict[str, Any], name: str, where: str, confirmed: bool) -> None:
         """No two players of the same name, and no two whose names differ only in case or
         accents unless the TD confirmed them as two players (tournament/rules/names.py).
 
@@ -786,9 +813,11 @@ class _Structure:
             }
         )
 
-    def check(self):
+    def check(self) -> None:
         data = self.data
-        names = {}  # same_key -> {"names": {name: path}, "unconfirmed": (path, name)}
+        names: dict[
+            str, Any
+        ] = {}  # same_key -> {"names": {name: path}, "unconfirmed": (path, name)}
         for index, player in enumerate(data["players"]):
             where = f"players[{index}]"
             if player["number"] in self.players:
@@ -814,7 +843,7 @@ class _Structure:
         for index, penalty in enumerate(data["penalties"]):
             self.penalty(penalty, f"penalties[{index}]")
 
-    def level(self, level, where):
+    def level(self, level: dict[str, Any], where: str) -> None:
         draws = level["draws"]
         _not_empty(draws, f"{where}.draws")
         _numbered(draws, f"{where}.draws")
@@ -826,14 +855,16 @@ class _Structure:
             tables = draw["tables"]
             _not_empty(tables, f"{draw_where}.tables")
             _numbered(tables, f"{draw_where}.tables")
-            seated = {}
+            seated: dict[int, str] = {}
             for table_index, table in enumerate(tables):
                 table_where = f"{draw_where}.tables[{table_index}]"
                 self.table(table, table_where, seated, current=draw["superseded_at"] is None)
                 key = (level["number"], draw["number"], table["number"])
                 self.tables[key] = (table_where, table)
 
-    def table(self, table, where, seated, *, current):
+    def table(
+        self, table: dict[str, Any], where: str, seated: dict[int, str], *, current: bool
+    ) -> None:
         seats = table["seats"]
         positions = [seat["position"] for seat in seats]
         if positions not in ([0, 1], [0, 1, 2]):
@@ -900,7 +931,7 @@ class _Structure:
         for index, hand in enumerate(hands):
             self.hand(hand, f"{where}.hands[{index}]", set(positions))
 
-    def hand(self, hand, where, positions):
+    def hand(self, hand: dict[str, Any], where: str, positions: set[int]) -> None:
         versions = hand["versions"]
         _not_empty(versions, f"{where}.versions")
         _numbered(versions, f"{where}.versions", key="version")
@@ -953,7 +984,7 @@ class _Structure:
                     % {"where": version_where, "total": total}
                 )
 
-    def result(self, result, where, mode):
+    def result(self, result: dict[str, Any], where: str, mode: str) -> None:
         if mode == HandVersion.Mode.CARDS:
             for key in ("cards", "fouled", "royalties"):
                 if result[key] is None:
@@ -969,7 +1000,7 @@ class _Structure:
                         % {"where": f"{where}.{key}"}
                     )
 
-    def penalty(self, penalty, where):
+    def penalty(self, penalty: dict[str, Any], where: str) -> None:
         _refers(penalty["player"], self.players, f"{where}.player")
         ref = penalty["table"]
         if ref is not None:
@@ -1003,7 +1034,7 @@ class _Structure:
             )
 
 
-def check_backup(data):
+def check_backup(data: object) -> dict[str, Any]:
     """The file's data checked field by field and against itself; returns it converted.
 
     In the result, times are aware datetimes, submission keys UUIDs, and
@@ -1015,6 +1046,6 @@ def check_backup(data):
     return checked
 
 
-def read_backup(raw):
+def read_backup(raw: object) -> dict[str, Any]:
     """A backup file's bytes, parsed and checked (`parse_backup`, then `check_backup`)."""
     return check_backup(parse_backup(raw))

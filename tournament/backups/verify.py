@@ -15,7 +15,10 @@ and that the champion and the end follow from the last; `check_seatings` that
 every draw seats its players as its seed draws them (`tournament.rules.seating`).
 """
 
+import datetime
 from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -27,11 +30,14 @@ from tournament.rules.hand_errors import invalid_hand_message
 from tournament.rules.seating import seat_players
 from tournament.rules.warnings import DISQUALIFYING_WARNING, warning_points
 from tournament.services.prizes import clean_prize_settings
-from tournament.tables.state import history_state, load_table, table_seats
+from tournament.tables.state import History, history_state, load_table, table_seats
 from tournament.tables.store import recompute_table
 
+# A checked backup's data (`schema.check_backup`), or one of its parts.
+Data = dict[str, Any]
 
-def _differs(where, found, expected):
+
+def _differs(where: str, found: object, expected: object) -> InvalidEntry:
     return InvalidEntry(
         _(
             "%(where)s is %(found)s in the file, but its history gives %(expected)s: "
@@ -41,20 +47,20 @@ def _differs(where, found, expected):
     )
 
 
-def _show(value):
-    return shown(value.isoformat() if hasattr(value, "isoformat") else value)
+def _show(value: object) -> str:
+    return shown(value.isoformat() if isinstance(value, (datetime.date, datetime.time)) else value)
 
 
-def _same(where, found, expected):
+def _same(where: str, found: object, expected: object) -> None:
     if found != expected:
         raise _differs(where, found, expected)
 
 
-def table_key(level, draw, table):
+def table_key(level: Data, draw: Data, table: Data) -> tuple[int, int, int]:
     return (level["number"], draw["number"], table["number"])
 
 
-def current_tables(data):
+def current_tables(data: Data) -> Iterator[tuple[str, Data, Data, Data]]:
     """(path, level, draw, table) for every table of every level's current draw."""
     for level_index, level in enumerate(data["levels"]):
         draw_index = len(level["draws"]) - 1
@@ -67,7 +73,9 @@ def current_tables(data):
 # ---------------------------------------------------------------- warnings
 
 
-def warnings_at(penalties, moment=None):
+def warnings_at(
+    penalties: Sequence[Data], moment: datetime.datetime | None = None
+) -> tuple[dict[int, tuple[int | None, int]], dict[int, int]]:
     """The penalties' warning numbers and points as they stood at `moment` (None: now).
 
     Returns ({penalty index: (warning number or None, points)} for the penalties
@@ -75,8 +83,9 @@ def warnings_at(penalties, moment=None):
     as `store.recompute_warnings` counts them: per player, in the order given.
     """
     order = sorted(range(len(penalties)), key=lambda i: (penalties[i]["created_at"], i))
-    count = defaultdict(int)
-    numbers, disqualifying = {}, {}
+    count: defaultdict[int, int] = defaultdict(int)
+    numbers: dict[int, tuple[int | None, int]] = {}
+    disqualifying: dict[int, int] = {}
     for index in order:
         penalty = penalties[index]
         if moment is not None and penalty["created_at"] > moment:
@@ -96,12 +105,12 @@ def warnings_at(penalties, moment=None):
     return numbers, disqualifying
 
 
-def disqualified_at(data, moment=None):
+def disqualified_at(data: Data, moment: datetime.datetime | None = None) -> set[int]:
     """Player numbers disqualified at `moment` (None: now)."""
     return set(warnings_at(data["penalties"], moment)[1])
 
 
-def _check_warnings(data):
+def _check_warnings(data: Data) -> None:
     penalties = data["penalties"]
     numbers, disqualifying = warnings_at(penalties)
     for index, penalty in enumerate(penalties):
@@ -116,7 +125,7 @@ def _check_warnings(data):
         )
 
 
-def _check_departures(data):
+def _check_departures(data: Data) -> None:
     """Who left a table (a 3rd warning there) and after which hand; no result after that."""
     penalties = data["penalties"]
     moments = {}
@@ -162,7 +171,7 @@ def _check_departures(data):
 # ---------------------------------------------------------------- cards
 
 
-def _check_cards(data):
+def _check_cards(data: Data) -> None:
     """A hand entered as cards: its points, fouls and royalties are the cards' score."""
     settings = data["settings"]
     rules = Rules(
@@ -188,7 +197,7 @@ def _check_cards(data):
                         )
 
 
-def _check_scored(version, where, rules, names):
+def _check_scored(version: Data, where: str, rules: Rules, names: Sequence[str]) -> None:
     boards = []
     for result in version["results"]:
         board = {row: result["cards"][row] for row in ROWS}
@@ -226,7 +235,7 @@ def _check_scored(version, where, rules, names):
                 )
 
 
-def _check_prizes(data):
+def _check_prizes(data: Data) -> None:
     """The prize settings as the TD's form could have saved them: the fee within the
     buy-in, shares adding up to 100 %, a rounding unit offered (services/prizes.py)."""
     if data["prizes"] is None:
@@ -239,7 +248,7 @@ def _check_prizes(data):
         ) from None
 
 
-def check_facts(data):
+def check_facts(data: Data) -> None:
     """Warnings, disqualifications, departures, card scores and prize settings: no
     database needed."""
     _check_warnings(data)
@@ -251,7 +260,7 @@ def check_facts(data):
 # ---------------------------------------------------------------- tables
 
 
-def _compare(history, item, where):
+def _compare(history: History, item: Data, where: str) -> None:
     """The file's caches of one table against its walked history."""
     state = history.state
     seats = {seat.id: seat for seat in history.seats}
@@ -271,7 +280,8 @@ def _compare(history, item, where):
         )
     for key in ("hands_played", "required_hands", "is_over"):
         _same(f"{where}.{key}", item[key], getattr(state, key))
-    winner = seats.get(state.winner_seat_id)
+    winner_id = state.winner_seat_id
+    winner = seats.get(winner_id) if winner_id is not None else None
     _same(f"{where}.winner", item["winner"], winner.player.number if winner else None)
     for index, seat in enumerate(history.seats):
         file_seat = item["seats"][index]
@@ -298,7 +308,7 @@ def _compare(history, item, where):
             )
 
 
-def _store_walk(table, history):
+def _store_walk(table: Table, history: History) -> None:
     """A closed table's caches the file does not carry, from the walk; nothing else moves."""
     state = history.state
     caches = {position: dict(cache) for position, cache in table.seat_caches.items()}
@@ -314,21 +324,21 @@ def _store_walk(table, history):
         last_dealer_position=state.progress.last_dealer,
         next_dealer_position=state.next_dealer_position,
     )
-    hands = []
+    hands: list[Hand] = []
     for version, played in zip(history.versions, history.played, strict=True):
         version.hand.dealer_position = played.dealer
         hands.append(version.hand)
     Hand.objects.bulk_update(hands, ["dealer_position"], batch_size=500)
 
 
-def check_tables(data, table_ids):
+def check_tables(data: Data, table_ids: Mapping[tuple[int, int, int], int]) -> None:
     """Walk every current table (`table_ids`: table key -> pk) and compare with the file.
 
     An open level's table is recomputed (`recompute_table`) and so gets every
     cache; a closed level's table is walked as it stood when the level closed
     (who was disqualified then) and gets only the caches the file lacks.
     """
-    disqualified = {}
+    disqualified: dict[datetime.datetime, set[int]] = {}
     for where, level, draw, item in current_tables(data):
         table = load_table(table_ids[table_key(level, draw, item)])
         moment = level["closed_at"]
@@ -348,11 +358,11 @@ def check_tables(data, table_ids):
 # ---------------------------------------------------------------- levels
 
 
-def _players(draw):
+def _players(draw: Data) -> list[int]:
     return sorted(seat["player"] for table in draw["tables"] for seat in table["seats"])
 
 
-def check_succession(data):
+def check_succession(data: Data) -> None:
     """Each level seats the winners of the one before; the end and the champion follow.
 
     Run after `check_tables`, so that the tables' winners are known to be right.
@@ -422,7 +432,7 @@ def check_succession(data):
     finished = last["closed_at"] if last is not None else None
     _same("finished_at", data["finished_at"], finished)
     champion = None
-    if finished is not None:
+    if last is not None and finished is not None:  # a closed last level
         gone = disqualified_at(data, finished)
         tables = last["draws"][-1]["tables"]
         winners = [
@@ -435,7 +445,7 @@ def check_succession(data):
 # ---------------------------------------------------------------- draws
 
 
-def check_seatings(data):
+def check_seatings(data: Data) -> None:
     """Every draw (redone ones too) seats its players as its seed draws them.
 
     The players are those the draw seats (`check_succession` checks that they are the
@@ -462,7 +472,7 @@ def check_seatings(data):
                     raise _not_drawn(f"{where}.tables[{table_index}]")
 
 
-def _not_drawn(where):
+def _not_drawn(where: str) -> InvalidEntry:
     return InvalidEntry(
         _(
             "%(where)s is not the seating that its draw's seed gives: the file was altered "

@@ -11,8 +11,11 @@ import random
 import uuid
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AbstractBaseUser
+
 from tournament.demo import simulation
-from tournament.models import Penalty, Table
+from tournament.models import Level, Penalty, Seat, Table, Tournament
+from tournament.rules.table_fold import TableState
 from tournament.services import draws, hands, penalties, registration
 from tournament.tables.state import cached_state
 
@@ -53,12 +56,12 @@ TIE_EXTRA_HANDS = 3
 
 @dataclass
 class Outcome:
-    tournament: object
+    tournament: Tournament
     levels_closed: int
     finished: bool
 
 
-def player_names(count):
+def player_names(count: int) -> list[str]:
     """Distinct names: the list above, then the same names numbered."""
     return [
         NAMES[i % len(NAMES)] + (f" {i // len(NAMES) + 1}" if i >= len(NAMES) else "")
@@ -66,22 +69,22 @@ def player_names(count):
     ]
 
 
-def draw_seed(seed, level_number):
+def draw_seed(seed: object, level_number: int) -> str:
     return f"sim-{seed}-level-{level_number}"[:64]
 
 
-def current_tables(level):
+def current_tables(level: Level) -> list[Table]:
     return list(Table.objects.current().filter(level=level).select_related("level__tournament"))
 
 
 class Driver:
     """The revisors' tablets and the TD of one simulated tournament."""
 
-    def __init__(self, rng, actor):
+    def __init__(self, rng: random.Random, actor: AbstractBaseUser | None) -> None:
         self.rng = rng
         self.actor = actor
 
-    def play_hand(self, table, state, seats):
+    def play_hand(self, table: Table, state: TableState, seats: list[Seat]) -> None:
         active = [
             s for s in sorted(seats, key=lambda s: s.position) if s.id in state.active_seat_ids
         ]
@@ -109,7 +112,7 @@ class Driver:
                 note="Simulated penalty.",
             )
 
-    def disqualify(self, seat):
+    def disqualify(self, seat: Seat) -> None:
         for kind in (Penalty.Kind.CONDUCT, Penalty.Kind.TIMEOUT, Penalty.Kind.CONDUCT):
             seat.player.refresh_from_db()
             if not seat.player.disqualified:
@@ -121,7 +124,13 @@ class Driver:
                     note="Simulated misconduct.",
                 )
 
-    def play_table(self, table, *, until=None, disqualify=None):
+    def play_table(
+        self,
+        table: Table,
+        *,
+        until: int | None = None,
+        disqualify: tuple[int, int] | None = None,
+    ) -> None:
         """Play hands until the table is over (or has played `until` hands).
 
         `disqualify`: (player id, after how many hands) of a player who collects
@@ -153,7 +162,15 @@ class Driver:
             self.play_hand(table, state, seats)
 
 
-def simulate(*, players, seed, name=None, min_hands=20, stop_after_level=None, actor=None):
+def simulate(
+    *,
+    players: int,
+    seed: object,
+    name: str | None = None,
+    min_hands: int = 20,
+    stop_after_level: int | None = None,
+    actor: AbstractBaseUser | None = None,
+) -> Outcome:
     """Register `players`, draw, play every level and advance until a champion is found.
 
     With `stop_after_level=K`, stop once K levels are closed: the next level is
@@ -181,7 +198,8 @@ def simulate(*, players, seed, name=None, min_hands=20, stop_after_level=None, a
                 driver.play_table(table, until=until)
             return Outcome(tournament, closed, finished=False)
         # One deterministic disqualification in level 1 of a larger field.
-        victim_table, victim = None, None
+        victim_table: Table | None = None
+        victim: tuple[int, int] | None = None
         if level.number == 1 and players >= DISQUALIFY_FROM:
             victim_table = rng.choice(tables)
             seat = rng.choice(list(victim_table.seats.order_by("position")))

@@ -43,7 +43,7 @@ class _CallFormBase(forms.Form):
         widget=forms.HiddenInput,
         error_messages={"required": STALE_FORM, "invalid": STALE_FORM},
     )
-    errors_above = ("note", "submission_key")
+    errors_above: tuple[str, ...] = ("note", "submission_key")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

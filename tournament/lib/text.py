@@ -18,7 +18,7 @@ _AFTER_Z = {
 }
 
 
-def _primary(char):
+def _primary(char: str) -> str:
     if char in _AFTER_Z:
         return _AFTER_Z[char]
     decomposed = unicodedata.normalize("NFD", char)
@@ -28,7 +28,7 @@ def _primary(char):
 # The same few hundred names are sorted again and again (a search's players found, the
 # TD's lists): kept per process, a third of a rebuilt search region's time on 300 players.
 @lru_cache(maxsize=8192)
-def swedish_sort_key(name):
+def swedish_sort_key(name: str) -> tuple[str, str, str]:
     """A key that sorts names as a Swedish reader expects: Å, Ä, Ö after Z.
 
     Case and accents on other letters only break ties, so "Émile" sits among the
@@ -43,7 +43,7 @@ _UNBROKEN = re.compile(r"[^\s-]*-|[^\s-]+")
 
 
 @lru_cache(maxsize=8192)
-def longest_unbroken(name):
+def longest_unbroken(name: str) -> int:
     """The length of the longest piece of `name` no line breaks inside when it may break
     only at spaces and after hyphens: 12 for "Anna Fredriksson-Lindqvist" ("Fredriksson-")."""
     return max((len(piece) for piece in _UNBROKEN.findall(name)), default=0)

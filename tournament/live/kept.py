@@ -16,14 +16,20 @@ from tournament.live.tokens import (
     table_token,
     token_seconds,
 )
-from tournament.selectors.public import latest_seats, player_record, public_tournament
-from tournament.selectors.score_card import score_card
-from tournament.selectors.standings import standings
+from tournament.models import Seat, Table, Tournament
+from tournament.selectors.public import (
+    PlayerRecord,
+    latest_seats,
+    player_record,
+    public_tournament,
+)
+from tournament.selectors.score_card import ScoreCard, score_card
+from tournament.selectors.standings import Standing, standings
 from tournament.selectors.tokens import join_token
 
 # Each process's last read of a tournament for a live page, per tournament and the page's
 # token: (when read, the tournament). See `get_tournament`.
-_tournaments = {}
+_tournaments: dict[tuple[int, str | None], tuple[float, Tournament]] = {}
 
 
 TOURNAMENTS_MAX = 1_000  # (tournament, token) pairs kept at most; each lives a second
@@ -82,7 +88,7 @@ class KeptStandings:
 # The standings each process worked out last, per tournament: (token, when, rows). Kept in
 # the process rather than in Django's cache: unpickling 300 players' rows from it cost
 # 2-3 ms a page, about what working them out saves.
-_standings = {}
+_standings: dict[int, tuple[str, float, list[Standing]]] = {}
 
 
 def cached_standings(tournament):
@@ -108,7 +114,7 @@ def cached_standings(tournament):
 
 
 # Each process's last public score card per table: (the token, the table, its card).
-_score_cards = {}
+_score_cards: dict[int, tuple[str, Table, ScoreCard]] = {}
 
 
 SCORE_CARDS_MAX = 10_000  # tables kept at most
@@ -131,7 +137,7 @@ def kept_score_card(table_id, load_table, token):
 
 # Each process's last `player_record` per player: read again only when the tournament's
 # revision or his latest table's has moved since (`PlayerRecord.read_at`).
-_player_records = {}
+_player_records: dict[tuple[int, int], PlayerRecord] = {}
 
 
 PLAYER_RECORDS_MAX = 10_000  # players kept at most
@@ -166,7 +172,10 @@ def _read_now(tournament, record):
 # Each process's last seats of the players a search found, per tournament and players:
 # (what they were read at, the seats), read again only when one of their tables' tokens
 # or the tournament's revision has moved since.
-_found_seats = {}
+# (the revision, (player id, his table's token) ...), his seat by player id
+_found_seats: dict[
+    tuple[int, tuple[int, ...]], tuple[tuple[int, tuple[tuple[int, str], ...]], dict[int, Seat]]
+] = {}
 
 
 FOUND_SEATS_MAX = 10_000  # searches kept at most

@@ -18,10 +18,11 @@ connection is lost is answered again (tournament/web/faults/).
 """
 
 import logging
+from collections.abc import Callable
 from functools import lru_cache
 
 from django.conf import settings
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponseBase
 from django.urls import Resolver404, get_urlconf, resolve
 
 from tournament.web.faults.kinds import forget_connection, lost_connection
@@ -31,14 +32,14 @@ log = logging.getLogger("tournament.faults")  # its name before the move: filter
 
 
 class LivePollMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         answer = self.answer_poll(request)
         return answer if answer is not None else self.get_response(request)
 
-    def answer_poll(self, request):
+    def answer_poll(self, request: HttpRequest) -> HttpResponseBase | None:
         """The answer to an htmx poll (`?rev=`) of a live page when it needs nothing
         rendered (the view's `answer_poll`); None for anything else."""
         if request.method != "GET" or request.META.get("HTTP_HX_REQUEST") != "true":
@@ -67,8 +68,14 @@ class LivePollMiddleware:
             return None
 
 
+# A live page's fast answer to its poll: (request, its URL's ids) -> the answer, or None.
+AnswerPoll = Callable[[HttpRequest, dict[str, object]], HttpResponseBase | None]
+
+
 @lru_cache(maxsize=4096)
-def live_view_of(urlconf, path):
+def live_view_of(
+    urlconf: str, path: str
+) -> tuple[AnswerPoll, tuple[tuple[str, object], ...]] | None:
     """The `answer_poll` of the live page at `path` and its URL's ids, or None.
     Kept per path: a room polls a few hundred addresses, each thousands of times."""
     try:

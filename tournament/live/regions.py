@@ -2,7 +2,9 @@
 cache with the token it shows, so that every phone asking for it shares one rendering."""
 
 import time
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -13,7 +15,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.text import compress_string
 
-from tournament.live.tokens import keep_bounded, render_seconds
+from tournament.live.tokens import Live, keep_bounded, render_seconds
 
 # Seconds between polls of a phone (settings.PUBLIC_POLL_SECONDS: tests shorten it).
 POLL_SECONDS = 5
@@ -31,27 +33,28 @@ PAGER_SECONDS = 10
 REGION_SECONDS = 120
 
 
-def poll_seconds(*, projector=False):
-    seconds = getattr(settings, "PUBLIC_POLL_SECONDS", None)
+def poll_seconds(*, projector: bool = False) -> int:
+    seconds: int | None = getattr(settings, "PUBLIC_POLL_SECONDS", None)
     if seconds is not None:
         return seconds
     return PROJECTOR_POLL_SECONDS if projector else POLL_SECONDS
 
 
-def pager_seconds():
+def pager_seconds() -> int:
     """How long the big screen shows one page of a long list (settings.PUBLIC_PAGER_SECONDS)."""
-    return getattr(settings, "PUBLIC_PAGER_SECONDS", PAGER_SECONDS)
+    seconds: int = getattr(settings, "PUBLIC_PAGER_SECONDS", PAGER_SECONDS)
+    return seconds
 
 
-def loader(load, *args):
+def loader[T](load: Callable[..., T], *args: object) -> Callable[[], T]:
     """`load(*args)` when first needed, then the same answer: a poll whose region is kept
     already needs neither the tournament nor anything else.
 
     A list rather than `functools.cache`: making a cache wrapper took 0.05 ms, a tenth of a
     full page that is kept (a table's page makes two at every visit)."""
-    loaded = []
+    loaded: list[T] = []
 
-    def load_once():
+    def load_once() -> T:
         if not loaded:
             loaded.append(load(*args))
         return loaded[0]
@@ -59,11 +62,11 @@ def loader(load, *args):
     return load_once
 
 
-def poll_url(path, **params):
+def poll_url(path: str, **params: object) -> str:
     """The URL a region polls: its page with the page's parameters and the language."""
-    params = {name: value for name, value in params.items() if value not in (None, "")}
-    params["lang"] = translation.get_language()
-    return f"{path}?{urlencode(params)}"
+    given = {name: value for name, value in params.items() if value not in (None, "")}
+    given["lang"] = translation.get_language()
+    return f"{path}?{urlencode(given)}"
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ class Region:
     gz: bytes | None = None  # the HTML gzipped, when it is kept
 
 
-def region_key(subject, language=None):
+def region_key(subject: Iterable[object], language: str | None = None) -> str:
     """The cache key of a region showing `subject` in `language` (the current one)."""
     return ":".join(
         [
@@ -88,7 +91,7 @@ def region_key(subject, language=None):
     )
 
 
-def served_token(key, token, now):
+def served_token(key: str, token: str, now: float) -> str | None:
     """The token of the region kept under `key` when it is still to be served (rendered at
     `token`, the current one, or less than `render_seconds()` ago), else None. The token
     and the time are kept apart from the HTML, so that a poll does not read the HTML."""
@@ -99,7 +102,19 @@ def served_token(key, token, now):
     return kept_token if kept_token == token or now - rendered_at < render_seconds() else None
 
 
-def region(template, live, build, *, cache_it=True, shows=None):
+# What a region's template is given (`build()`), and what of it the region shows.
+Context = dict[str, Any]
+Shows = Callable[[Context], object]
+
+
+def region(
+    template: str,
+    live: Live,
+    build: Callable[[], Context],
+    *,
+    cache_it: bool = True,
+    shows: Shows | None = None,
+) -> Region:
     """The page's live region (`template#live`) for `live.subject` as it stands at
     `live.token`, or as it stood when it was last rendered, if that was less than
     `render_seconds()` ago.
@@ -112,7 +127,7 @@ def region(template, live, build, *, cache_it=True, shows=None):
     """
     key = region_key(live.subject) if cache_it else None
     now = time.time()
-    kept = served_token(key, live.token, now) if cache_it else None
+    kept = served_token(key, live.token, now) if key is not None else None  # cache_it
     if kept is not None:
         # Under its own token: a region rendered later never replaces this one's HTML.
         stored = cache.get(f"{key}:{kept}")
@@ -138,13 +153,15 @@ TOKEN_MARK = mark_safe("<live-token>")
 
 # Each process's last rendering of a region, per region key: (what it shows, its HTML with
 # TOKEN_MARK for its token, its title). See `rendered_region`.
-_renderings = {}
+_renderings: dict[Hashable, tuple[object, str, str]] = {}
 
 
 RENDERINGS_MAX = 10_000  # regions kept at most (a room has a few hundred pages)
 
 
-def rendered_region(template, context, key, shows):
+def rendered_region(
+    template: str, context: Context, key: Hashable | None, shows: Shows | None
+) -> tuple[str, str]:
     """The region's HTML and title for `context`. With `shows`, the template is rendered
     only when what the region shows has moved since this process last rendered it: a
     player's page is rendered again at its visits after the render bound because a hand

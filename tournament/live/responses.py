@@ -96,7 +96,8 @@ def live_page(token_of, *names, shown_by=None):
 
             return in_poll_language(request, run)
 
-        live_view.answer_poll = answer_poll
+        # What the poll middleware answers with (live.middleware.live_view_of).
+        live_view.answer_poll = answer_poll  # type: ignore[attr-defined]
         return live_view
 
     return decorate

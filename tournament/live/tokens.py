@@ -2,20 +2,22 @@
 `token_seconds()` per subject, every table's with the tournament's in one read (`room`)."""
 
 import time
+from collections.abc import Callable, Hashable, MutableMapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 
-from tournament.selectors.tokens import revision_token, room_tokens
+from tournament.selectors.tokens import RoomTokens, revision_token, room_tokens
 
 
-def render_seconds():
+def render_seconds() -> float:
     """How long a kept region is served after its token moved on (see the module's doc):
     settings.PUBLIC_RENDER_SECONDS, 5 s unless the environment says otherwise, 0 in tests."""
     return settings.PUBLIC_RENDER_SECONDS
 
 
-def token_order(token):
+def token_order(token: str | None) -> tuple[int, ...] | None:
     """A token as numbers that only grow ("12.345" -> (12, 345)): the tournament's revision
     first, then the sum of its open tables' (or one table's) revisions, which only grows
     while the first stays the same. None for anything else (a forged `?rev=`)."""
@@ -25,7 +27,7 @@ def token_order(token):
     return tuple(map(int, parts))
 
 
-def shows_already(rev, token):
+def shows_already(rev: str | None, token: str) -> bool:
     """Whether a phone showing `rev` has `token`'s region or a newer one already."""
     if rev == token:
         return True
@@ -34,13 +36,14 @@ def shows_already(rev, token):
 
 
 # The token each process read last, per subject: (token, when read). See `recent_token`.
-_recent_tokens = {}
+# A token is a text, or a room's (RoomTokens).
+_recent_tokens: dict[Hashable, tuple[Any, float]] = {}
 
 
 RECENT_TOKENS_MAX = 10_000  # subjects kept at most (a room has a few hundred pages)
 
 
-def keep_bounded(kept, limit, key, value):
+def keep_bounded[K, V](kept: MutableMapping[K, V], limit: int, key: K, value: V) -> None:
     """Keep `value` under `key` in one of this module's per-process stores, emptied whole
     when it holds `limit` entries: each is read again on its next miss, and a room has a
     few hundred pages, far under any limit."""
@@ -49,14 +52,14 @@ def keep_bounded(kept, limit, key, value):
     kept[key] = value
 
 
-def token_seconds():
+def token_seconds() -> float:
     """How long a process answers polls with the token it read last: PUBLIC_TOKEN_SECONDS
     (1 s unless the environment says otherwise, 0 in tests), never more than
     `render_seconds()`, the bound a phone's view may trail the room by already."""
     return min(settings.PUBLIC_TOKEN_SECONDS, render_seconds())
 
 
-def recent_token(token_of, ids):
+def recent_token[T](token_of: Callable[..., T | None], ids: tuple[object, ...]) -> T | None:
     """`token_of(*ids)`, read at most once per `token_seconds()` per process and subject.
 
     A room's phones poll the same few hundred pages (2,000 phones: 400 polls a second, most
@@ -88,10 +91,10 @@ class Live:
     its region shows (the view and its URL's ids), which names the kept region."""
 
     token: str
-    subject: tuple
+    subject: tuple[object, ...]
 
 
-def tournament_token(tournament_id):
+def tournament_token(tournament_id: int) -> str | None:
     """The tournament's token (`revision_token`), as its live pages poll it: read
     with every table's (`room`), at most once per `token_seconds()` per process."""
     if token_seconds() <= 0:
@@ -100,7 +103,7 @@ def tournament_token(tournament_id):
     return None if tokens is None else tokens.tournament
 
 
-def table_token(tournament_id, table_id):
+def table_token(tournament_id: int, table_id: int) -> str | None:
     """A table's token, as its score card polls it (`revision_token` of the
     table): read with every table's (`room`), at most once per `token_seconds()` per
     process. A room's phones poll a hundred tables' cards: one query a second per process
@@ -115,7 +118,7 @@ def table_token(tournament_id, table_id):
     return recent_token(revision_token, (tournament_id, table_id))
 
 
-def room(tournament_id):
+def room(tournament_id: int) -> RoomTokens | None:
     """`room_tokens`: the tournament's token and every table's, read together at
     most once per `token_seconds()` per process (None: no such tournament)."""
     return recent_token(room_tokens, (tournament_id,))

@@ -1,8 +1,9 @@
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import CommandError
 
 
-def actor_from_option(username):
+def actor_from_option(username: str | None) -> User | None:
     """The user a command acts as (`--actor USERNAME`), or None for the system."""
     if not username:
         return None

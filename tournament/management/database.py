@@ -6,14 +6,17 @@
 """
 
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import CommandError
 from django.db import DatabaseError
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.translation import gettext as _
 
 
-def _reason(error):
+def _reason(error: BaseException) -> str:
     """The driver's message in a few words, on one line.
 
     psycopg says 'connection failed: connection to server at "127.0.0.1", port 5432
@@ -27,7 +30,7 @@ def _reason(error):
     return " ".join(text.split()).rstrip(".")
 
 
-def _createdb(settings):
+def _createdb(settings: Mapping[str, Any]) -> str:
     """The createdb command that makes the empty database DATABASE_URL names."""
     words = ["createdb"]
     for option, key in (("-h", "HOST"), ("-p", "PORT"), ("-U", "USER")):
@@ -37,7 +40,7 @@ def _createdb(settings):
     return shlex.join(words)
 
 
-def cannot_open(connection, error):
+def cannot_open(connection: BaseDatabaseWrapper, error: BaseException) -> str:
     """What the TD is told when `connection`'s database cannot be opened."""
     settings = connection.settings_dict
     reason = _reason(error)
@@ -65,7 +68,7 @@ def cannot_open(connection, error):
     ) % {"name": settings["NAME"], "reason": reason}
 
 
-def open_database(connection):
+def open_database(connection: BaseDatabaseWrapper) -> None:
     """Connect `connection` now and read its list of tables (SQLite opens any file, and
     finds it is no database only when it reads it); CommandError (one line, what to do)
     when it cannot be."""

@@ -6,20 +6,27 @@ part: either is refused with the player's name, never dropped without a word. A 
 checked (one card, placed nowhere in the hand) but not kept: nothing is scored from it.
 """
 
+from collections.abc import Collection, Iterable, Mapping, Sequence
+
 from django.utils.translation import gettext as _
 
 from scoring.cards import card_code, parse_card
 from tournament.errors import InvalidEntry
+from tournament.models import Seat
 
 ROWS = ("front", "middle", "back")
 DISCARD = "discard"
 
 
-def _given(value):
+def _given(value: object) -> bool:
     return value not in (None, "", [], ())
 
 
-def refuse_stray_parts(seats, boards, in_fantasyland):
+def refuse_stray_parts(
+    seats: Iterable[Seat],
+    boards: Sequence[Mapping[str, object]],
+    in_fantasyland: Mapping[int, bool],
+) -> None:
     """Refuse a part of a board that is no row, and a discard of a player not in
     Fantasyland this hand (`in_fantasyland`: seat id -> bool). Before scoring, so that
     the message is about what was wrongly given."""
@@ -45,7 +52,9 @@ def refuse_stray_parts(seats, boards, in_fantasyland):
             )
 
 
-def refuse_wrong_discards(seats, boards, placed):
+def refuse_wrong_discards(
+    seats: Iterable[Seat], boards: Sequence[Mapping[str, object]], placed: Collection[str]
+) -> None:
     """Refuse a Fantasyland player's discard that is not one card, or is a card placed in
     the hand (`placed`: every placed card's code, after scoring)."""
     for seat in seats:

@@ -7,6 +7,7 @@ language ("1,000 SEK", "1 000 SEK"; "6.5%", "6,5 %").
 """
 
 import re
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.utils import formats
@@ -14,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournament.errors import InvalidEntry
 from tournament.rules.payouts import WHOLE
+from tournament.rules.validation import Label
 
 MINOR_UNITS = 100  # smallest units to one unit of every currency offered
 MAX_AMOUNT = 1_000_000_000  # in the smallest unit (10 million kronor): the columns' bound
@@ -28,7 +30,7 @@ _SHARE = re.compile(r"(\d+)(?:[.,](\d{1,2}))?%?")
 _GROUPING = re.compile(r"[ \u00a0\u202f\u2009]")
 
 
-def parse_amount(text, *, label):
+def parse_amount(text: object, *, label: Label) -> int:
     """An amount typed in units ("500", "12.50", "12,5", "1 000") as smallest units."""
     if isinstance(text, int) and not isinstance(text, bool):
         text = str(text)
@@ -48,7 +50,7 @@ def parse_amount(text, *, label):
     return check_amount(amount, label=label)
 
 
-def check_amount(amount, *, label):
+def check_amount(amount: object, *, label: Label) -> int:
     """An amount in smallest units within what is kept (0 to MAX_AMOUNT)."""
     if type(amount) is not int or not 0 <= amount <= MAX_AMOUNT:
         raise InvalidEntry(
@@ -58,7 +60,7 @@ def check_amount(amount, *, label):
     return amount
 
 
-def amount_text(amount):
+def amount_text(amount: int) -> str:
     """An amount in units, in the reader's language: "12,150" / "12 150", "6,575.50"."""
     if amount % MINOR_UNITS == 0:
         return formats.number_format(amount // MINOR_UNITS, force_grouping=True)
@@ -66,12 +68,12 @@ def amount_text(amount):
     return formats.number_format(value, decimal_pos=2, force_grouping=True)
 
 
-def money(amount, currency):
+def money(amount: int, currency: str) -> str:
     """An amount with its currency: "13,150 SEK" (a no-break space between)."""
     return f"{amount_text(amount)}{NBSP}{currency}"
 
 
-def amount_input(amount):
+def amount_input(amount: int) -> str:
     """An amount as a form shows it to be edited: no grouping, the reader's decimal sign."""
     if amount % MINOR_UNITS == 0:
         return str(amount // MINOR_UNITS)
@@ -79,7 +81,7 @@ def amount_input(amount):
     return formats.number_format(value, decimal_pos=2, use_l10n=True)
 
 
-def share_text(share):
+def share_text(share: int) -> str:
     """A share (basis points) as a percent number without the sign: "50", "6.5", "1.04"."""
     whole, rest = divmod(share, 100)
     if not rest:
@@ -88,17 +90,17 @@ def share_text(share):
     return f"{whole}{formats.get_format('DECIMAL_SEPARATOR')}{decimals}"
 
 
-def percent(share):
+def percent(share: int) -> str:
     """A share as a percent, as the reader's language writes it: "6.5%" / "6,5 %"."""
     return _("%(share)s%%") % {"share": share_text(share)}
 
 
-def shares_input(shares):
+def shares_input(shares: Sequence[int]) -> str:
     """Shares as the form shows them: "50 30 20" (empty: the standard structure)."""
     return " ".join(share_text(share) for share in shares)
 
 
-def parse_shares(text, *, label):
+def parse_shares(text: object, *, label: Label) -> list[int]:
     """Shares typed as percents, 1st place first, separated by blanks, semicolons or
     lines ("50 30 20", "50; 30; 20", "50, 30, 20"): basis points, each at least 0.01 %,
     none larger than the one before, adding up to 100 %. Empty text: no shares (the
@@ -124,7 +126,7 @@ def parse_shares(text, *, label):
     return check_shares(shares, label=label)
 
 
-def check_shares(shares, *, label):
+def check_shares(shares: object, *, label: Label) -> list[int]:
     """Shares in basis points, as kept: a list, 1st first, each from 0.01 % to 100 %, none
     larger than the one above it, adding up to exactly 100 % (empty: standard)."""
     if not isinstance(shares, (list, tuple)) or not all(type(share) is int for share in shares):

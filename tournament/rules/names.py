@@ -21,13 +21,15 @@ The one place for the rules the forms, the services and the import all apply:
 """
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.utils.translation import gettext as _
 
 from tournament.errors import InvalidEntry
 from tournament.lib.search import fold
-from tournament.rules.validation import clean_text
+from tournament.rules.validation import Label, clean_text
 
 # Letters that draw nothing: Hangul fillers and the blank Braille pattern.
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
@@ -51,15 +53,15 @@ _SHAPING = frozenset("\u200c\u200d")
 _VIRAMA = 9  # the canonical combining class of viramas
 
 
-def _shows(char):
+def _shows(char: str) -> bool:
     return char not in _FILLERS and unicodedata.category(char) not in _NOTHING_TO_SEE
 
 
-def _blank(char):
+def _blank(char: str) -> bool:
     return char.isspace() or char in _INVISIBLE_AT_ENDS
 
 
-def strip_invisible(text):
+def strip_invisible(text: str) -> str:
     """`text` without the blanks and invisible characters at its ends (inside it, they
     stay). A text with nothing to see is left whole, for `check_shown` to name what it is
     made of."""
@@ -75,7 +77,7 @@ def strip_invisible(text):
     return stripped if any(_shows(c) for c in stripped) else text
 
 
-def check_shown(text, *, label):
+def check_shown(text: str, *, label: Label) -> str:
     """Refuse (InvalidEntry) a text with nothing to see, or that turns its direction."""
     turning = next((c for c in text if c in _DIRECTION), None)
     if turning is not None:
@@ -98,7 +100,7 @@ def check_shown(text, *, label):
     return text
 
 
-def clean_name(value, *, label, max_length, empty=None):
+def clean_name(value: object, *, label: Label, max_length: int, empty: Label | None = None) -> str:
     """A name as it is kept (`validation.clean_text`, invisible characters at its ends
     dropped), refused if it would not show."""
     if isinstance(value, str):
@@ -107,7 +109,7 @@ def clean_name(value, *, label, max_length, empty=None):
     return check_shown(text, label=label)
 
 
-def same_key(name):
+def same_key(name: str) -> str:
     """Equal for names that differ only in case or accents (runs of blanks and invisible
     characters aside too)."""
     visible = "".join(" " if c in _FILLERS else c for c in name if unicodedata.category(c) != "Cf")
@@ -116,7 +118,7 @@ def same_key(name):
     return "".join(c for c in fold(visible) if unicodedata.category(c) not in {"Mn", "Me"})
 
 
-def lookalike_key(name):
+def lookalike_key(name: str) -> str:
     """Equal for lookalikes: only the letters and digits of `same_key` count.
 
     A name without letters or digits ("♠♠") is only like the same name.
@@ -139,31 +141,31 @@ class Known:
 class Taken:
     """The names a new one is compared with: a tournament's players, then a list's lines."""
 
-    def __init__(self, known=()):
-        self._same = {}
-        self._case = {}
-        self._alike = {}
+    def __init__(self, known: Iterable[Known] = ()) -> None:
+        self._same: dict[str, Known] = {}
+        self._case: dict[str, Known] = {}
+        self._alike: dict[str, Known] = {}
         for item in known:
             self.add(item)
 
     @classmethod
-    def of_players(cls, players):
+    def of_players(cls, players: Iterable[tuple[int, str, datetime | None]]) -> "Taken":
         """From (number, name, withdrawn_at) rows, as the players' table holds them."""
         return cls(
             Known(name, number=number, withdrawn=withdrawn_at is not None)
             for number, name, withdrawn_at in players
         )
 
-    def add(self, known):
+    def add(self, known: Known) -> None:
         self._same.setdefault(known.name, known)
         self._case.setdefault(same_key(known.name), known)
         self._alike.setdefault(lookalike_key(known.name), known)
 
-    def same(self, name):
+    def same(self, name: str) -> Known | None:
         """The name taken that is the very same as `name` (as kept), or None."""
         return self._same.get(name)
 
-    def alike(self, name):
+    def alike(self, name: str) -> Known | None:
         """A name taken that `name` is a near-duplicate of without being the same, or None:
         one that differs only in case or accents first, else only in spacing or punctuation
         too."""
@@ -182,10 +184,10 @@ class Line:
     alike: Known | None  # a near-duplicate: registered only when the TD confirms
 
 
-def compare_list(entries, taken):
+def compare_list(entries: Iterable[tuple[str, int | None]], taken: Taken) -> list[Line]:
     """`entries` ((name, line number or None) pairs), each compared with `taken` and the
     entries before it. `taken` grows by every name that is not skipped."""
-    lines = []
+    lines: list[Line] = []
     for name, line in entries:
         same = taken.same(name)
         alike = None if same is not None else taken.alike(name)
@@ -198,7 +200,7 @@ def compare_list(entries, taken):
 # ---------------------------------------------------------------- what the TD is told
 
 
-def already_registered(name, known):
+def already_registered(name: str, known: Known) -> str:
     """`name` is the very name of the player `known`."""
     if known.withdrawn:
         return _(
@@ -211,7 +213,7 @@ def already_registered(name, known):
     }
 
 
-def alike_question(name, known):
+def alike_question(name: str, known: Known) -> str:
     """`name` looks like `known` (a player, an earlier line, or an earlier name of a list)."""
     params = {"name": name, "other": known.name, "number": known.number, "line": known.line}
     if known.number is not None:

@@ -6,8 +6,9 @@ tournament/rules/decisions.py ("Estimated times"); keep the two in step.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 # An interval between two hands longer than this is a pause (a dispute, a break, a
 # tablet that stopped sending), not the table's pace: it is left out. The same ten
@@ -25,7 +26,7 @@ MIN_INTERVALS = 3
 LAG_FACTOR = 1.5
 
 
-def quantile(values, q):
+def quantile(values: Sequence[float], q: float) -> float:
     """The q-quantile (0..1) of the values, interpolated between the two nearest ranks."""
     ordered = sorted(values)
     position = q * (len(ordered) - 1)
@@ -34,7 +35,7 @@ def quantile(values, q):
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
-def intervals(hand_times):
+def intervals(hand_times: Sequence[datetime]) -> list[float]:
     """Seconds between consecutive hands, pauses and hands typed in one after another left
     out. The first hand's time from the draw (or from its release, for a held draw) is never
     one: players find their seats, the revisor learns the tablet; and a held draw's wait is
@@ -50,11 +51,11 @@ class Pace:
     slow: float  # 75th percentile interval, seconds
 
     @property
-    def hands_per_hour(self):
+    def hands_per_hour(self) -> int | None:
         return round(3600 / self.seconds_per_hand) if self.seconds_per_hand else None
 
 
-def pace_of(gaps):
+def pace_of(gaps: Sequence[float]) -> Pace | None:
     """The pace from intervals (seconds), or None with fewer than MIN_INTERVALS."""
     if len(gaps) < MIN_INTERVALS:
         return None
@@ -66,15 +67,15 @@ class Estimate:
     pace: Pace
     hands_left: int  # at least, with no more Fantasyland
     hands_left_high: int  # with Fantasyland extending the table as often as it has so far
-    earliest: object  # datetime
-    latest: object  # datetime; None while the table is on hold (nobody knows when it goes on)
+    earliest: datetime
+    latest: datetime | None  # None while the table is on hold (nobody knows when it goes on)
 
     @property
-    def on_hold(self):
+    def on_hold(self) -> bool:
         return self.latest is None
 
 
-def finish_after(last, now, hands, seconds):
+def finish_after(last: datetime, now: datetime, hands: int, seconds: float) -> datetime:
     """When `hands` more hands of `seconds` each are done, counted from the last hand;
     a table already late for its next hand starts that one now."""
     if hands <= 0:
@@ -84,14 +85,20 @@ def finish_after(last, now, hands, seconds):
     )
 
 
-def hands_left(hands_played, required_hands):
+def hands_left(hands_played: int, required_hands: int) -> int:
     """Hands still to play: the required ones, or one more while tied after them."""
     return max(required_hands - hands_played, 1)
 
 
 def table_estimate(
-    hand_times, *, hands_played, required_hands, fantasyland_hands, now, on_hold=False
-):
+    hand_times: Sequence[datetime],
+    *,
+    hands_played: int,
+    required_hands: int,
+    fantasyland_hands: int,
+    now: datetime,
+    on_hold: bool = False,
+) -> Estimate | None:
     """A playing table's estimated finish (a range), or None before it has enough hands.
 
     The earliest: the hands still required at the table's quick pace (25th percentile).
@@ -111,7 +118,7 @@ def table_estimate(
     if on_hold:
         # The hand under way stopped with the table: all of them from now, at the quick pace.
         earliest = max(last, now) + timedelta(seconds=left * pace.fast)
-        latest = None
+        latest: datetime | None = None
     else:
         earliest = finish_after(last, now, left, pace.fast)
         latest = finish_after(last, now, left + extra, pace.slow)
@@ -124,7 +131,7 @@ def table_estimate(
     )
 
 
-def lagging(own, others):
+def lagging(own: Pace | None, others: Sequence[Pace]) -> bool:
     """Far behind the others' pace: the table's median hand takes LAG_FACTOR times the
     median of the other tables' medians. Needs a pace of its own and of another table."""
     if own is None or not others:
@@ -134,22 +141,22 @@ def lagging(own, others):
 
 @dataclass(frozen=True)
 class Range:
-    earliest: object
-    latest: object  # None: no later bound (a table on hold)
+    earliest: datetime
+    latest: datetime | None  # None: no later bound (a table on hold)
 
 
-def level_end(estimates, playing):
+def level_end(estimates: Sequence[Estimate], playing: int) -> Range | None:
     """The level ends with its slowest table: the latest earliest and latest latest of the
     tables still playing (no latest while one is on hold). None while a playing table has
     no estimate yet, or none plays."""
     if not playing or len(estimates) < playing:
         return None
     held = any(e.latest is None for e in estimates)
-    latest = None if held else max(e.latest for e in estimates)
+    latest = None if held else max(e.latest for e in estimates if e.latest is not None)
     return Range(max(e.earliest for e in estimates), latest)
 
 
-def levels_after(tables):
+def levels_after(tables: int) -> int:
     """Levels still to come after one of `tables` tables: its winners are drawn into
     tables of 3 (rounded up) until one table is left, whose winner is the champion."""
     count = 0
@@ -160,7 +167,15 @@ def levels_after(tables):
     return count
 
 
-def tournament_end(level_range, *, tables, min_hands, fantasyland_per_table, room, changeover):
+def tournament_end(
+    level_range: Range | None,
+    *,
+    tables: int,
+    min_hands: int,
+    fantasyland_per_table: float,
+    room: Pace | None,
+    changeover: timedelta,
+) -> Range | None:
     """The tournament's end: after the current level's end, each level still to come takes
     the changeover seen so far (a level closed to the next one's seating released) plus
     min_hands and the Fantasyland hands a table has added on average so far, at the room's
@@ -171,7 +186,7 @@ def tournament_end(level_range, *, tables, min_hands, fantasyland_per_table, roo
     hands = min_hands + fantasyland_per_table
     step = changeover.total_seconds()
     earliest = level_range.earliest + timedelta(seconds=levels * (step + hands * room.fast))
-    latest = None
+    latest: datetime | None = None
     if level_range.latest is not None:
         latest = level_range.latest + timedelta(seconds=levels * (step + hands * room.slow))
     return Range(earliest, latest)

@@ -14,6 +14,7 @@ leaves, and the shares of places nobody can take, go to first place, so the priz
 add up to the pool exactly.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 WHOLE = 10_000  # basis points in 100 %
@@ -32,26 +33,26 @@ STANDARD_STRUCTURES = (
 )
 
 
-def standard_shares(players):
+def standard_shares(players: int) -> tuple[int, ...]:
     """The standard shares for a field of `players` paying players (see the table)."""
-    shares = STANDARD_STRUCTURES[0][1]
+    shares: tuple[int, ...] = STANDARD_STRUCTURES[0][1]
     for smallest, band in STANDARD_STRUCTURES:
         if players >= smallest:
             shares = band
     return shares
 
 
-def prize_pool(*, paying, buy_in, fee, added):
+def prize_pool(*, paying: int, buy_in: int, fee: int, added: int) -> int:
     """What is paid out: each paying player's buy-in less the organiser's fee, plus the
     added money."""
     return paying * (buy_in - fee) + added
 
 
-def round_down(amount, unit):
+def round_down(amount: int, unit: int) -> int:
     return amount // unit * unit
 
 
-def place_prizes(pool, shares, unit):
+def place_prizes(pool: int, shares: Sequence[int], unit: int) -> list[int]:
     """Each place's prize, 1st first: its share of the pool rounded down to `unit`, and
     what the rounding leaves to 1st."""
     prizes = [round_down(pool * share // WHOLE, unit) for share in shares]
@@ -60,7 +61,9 @@ def place_prizes(pool, shares, unit):
     return prizes
 
 
-def standing_prizes(ranks, pool, shares, unit):
+def standing_prizes(
+    ranks: Sequence[int | None], pool: int, shares: Sequence[int], unit: int
+) -> list[int]:
     """The prize of each line of the final standings, in their order.
 
     `ranks`: each line's rank, in the standings' order (rules.md §6); None for a
@@ -96,7 +99,7 @@ class PlacePrize:
     prize: int  # in the smallest unit
 
 
-def payout_table(pool, shares, unit):
+def payout_table(pool: int, shares: Sequence[int], unit: int) -> list[PlacePrize]:
     """(place, share, prize) for every place paid."""
     return [
         PlacePrize(place, share, prize)

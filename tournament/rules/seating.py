@@ -2,17 +2,18 @@
 
 import random
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 MAX_TABLE = 3
 
 
-def new_seed():
+def new_seed() -> str:
     """A seed from the operating system's secure source, kept with the draw."""
     return secrets.token_hex(16)
 
 
-def table_sizes(player_count):
+def table_sizes(player_count: int) -> list[int]:
     """Tables of 3; heads-up tables take the remainder; never a table of 1 or 4.
 
     N % 3 == 0 -> all 3; N % 3 == 2 -> one table of 2; N % 3 == 1 -> two tables of 2.
@@ -28,11 +29,11 @@ def table_sizes(player_count):
 @dataclass(frozen=True)
 class TableSeating:
     number: int
-    players: tuple  # player keys in seat order (position 0, 1, 2)
+    players: tuple[int, ...]  # player keys in seat order (position 0, 1, 2)
     first_dealer_position: int
 
 
-def seat_players(player_keys, seed):
+def seat_players(player_keys: Iterable[int], seed: str) -> list[TableSeating]:
     """Shuffle the players with `seed` and deal them into tables.
 
     `player_keys` are stable identifiers (start numbers); they are sorted first so
@@ -50,7 +51,7 @@ def seat_players(player_keys, seed):
     return seatings
 
 
-def deal_order(positions, first_dealer_position):
+def deal_order(positions: Iterable[int], first_dealer_position: int) -> list[int]:
     """The seats' positions in the order the deal goes round, the first dealer first (the
     next seat clockwise when the first dealer's seat is not among them)."""
     ordered = sorted(positions)

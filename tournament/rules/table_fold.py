@@ -14,6 +14,7 @@ caller's `rescore` for it; for a hand entered as points the revisor's word
 stands, checked against the tournament's repeat rule.
 """
 
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from scoring import fantasyland_may_continue
@@ -39,7 +40,9 @@ class ResultInput:
 @dataclass(frozen=True)
 class HandInput:
     number: int
-    results: dict  # seat_id -> ResultInput, only for the seats that played the hand
+    results: dict[
+        int, ResultInput
+    ]  # seat_id -> ResultInput, only for the seats that played the hand
     # For a hand entered as cards: anything `rescore` needs to score it again.
     cards: object = None
 
@@ -51,9 +54,12 @@ class Progress:
     hands_played: int = 0
     fantasyland_hands: int = 0  # hands after which someone went to Fantasyland
     last_dealer: int | None = None
-    hand_points: dict = field(default_factory=dict)  # seat_id -> points so far
-    in_fantasyland: dict = field(default_factory=dict)  # seat_id -> plays the next hand in FL
-    streak: dict = field(default_factory=dict)  # seat_id -> FL hands in a row the next makes
+    hand_points: dict[int, int] = field(default_factory=dict)  # seat_id -> points so far
+    # seat_id -> plays the next hand in FL
+    in_fantasyland: dict[int, bool] = field(default_factory=dict)
+    streak: dict[int, int] = field(
+        default_factory=dict
+    )  # seat_id -> FL hands in a row the next makes
 
 
 @dataclass(frozen=True)
@@ -61,28 +67,37 @@ class PlayedHand:
     """How one hand of a walk was played: its dealer and each seat's Fantasyland."""
 
     number: int
-    dealer: int
-    in_fantasyland: dict  # seat_id -> played this hand in Fantasyland
-    streak: dict  # seat_id -> Fantasyland hands in a row this one made (0: not in FL)
-    fantasyland_next: dict  # seat_id -> goes to Fantasyland after it
+    dealer: int | None  # None only for a hand nobody played
+    in_fantasyland: dict[int, bool]  # seat_id -> played this hand in Fantasyland
+    streak: dict[int, int]  # seat_id -> Fantasyland hands in a row this one made (0: not in FL)
+    fantasyland_next: dict[int, bool]  # seat_id -> goes to Fantasyland after it
 
 
 @dataclass(frozen=True)
 class TableState:
     progress: Progress
-    hand_points: dict  # seat_id -> int
-    penalty_points: dict  # seat_id -> int
-    totals: dict  # seat_id -> int
+    hand_points: dict[int, int]  # seat_id -> int
+    penalty_points: dict[int, int]  # seat_id -> int
+    totals: dict[int, int]  # seat_id -> int
     hands_played: int
     required_hands: int
-    in_fantasyland: dict  # seat_id -> bool, for the next hand
-    fantasyland_streak: dict  # seat_id -> consecutive Fantasyland hands the next one would make
+    in_fantasyland: dict[int, bool]  # seat_id -> bool, for the next hand
+    fantasyland_streak: dict[
+        int, int
+    ]  # seat_id -> consecutive Fantasyland hands the next one would make
     next_dealer_position: int | None
-    active_seat_ids: tuple  # seats that play the next hand
+    active_seat_ids: tuple[int, ...]  # seats that play the next hand
     is_over: bool
     winner_seat_id: int | None
-    tied_leader_ids: tuple = ()  # play on, or the TD settles
-    places: dict = field(default_factory=dict)  # seat_id -> place at the table (None: DQ)
+    tied_leader_ids: tuple[int, ...] = ()  # play on, or the TD settles
+    places: dict[int, int | None] = field(
+        default_factory=dict
+    )  # seat_id -> place at the table (None: DQ)
+
+
+# `rescore(hand, in_fantasyland, streak)`: whether each seat goes to Fantasyland after a
+# hand entered as cards (see `walk`).
+Rescore = Callable[[HandInput, dict[int, bool], dict[int, int]], Mapping[int, bool]]
 
 
 @dataclass(frozen=True)
@@ -94,7 +109,7 @@ class RepeatBroken:
     streak: int
 
 
-def start(seats):
+def start(seats: Iterable[SeatInput]) -> Progress:
     """The progress of a table before its first hand."""
     ids = [seat.seat_id for seat in seats]
     return Progress(
@@ -104,7 +119,7 @@ def start(seats):
     )
 
 
-def _next_position(after, positions):
+def _next_position(after: int, positions: Iterable[int]) -> int:
     """The next of `positions` clockwise after `after` (seat order wraps)."""
     ordered = sorted(positions)
     for position in ordered:
@@ -114,8 +129,13 @@ def _next_position(after, positions):
 
 
 def dealer_of_next_hand(
-    progress, positions, *, first_dealer_position, button_stays_in_fantasyland, someone_in_fl
-):
+    progress: Progress,
+    positions: Collection[int],
+    *,
+    first_dealer_position: int,
+    button_stays_in_fantasyland: bool,
+    someone_in_fl: bool,
+) -> int | None:
     """Who deals the next hand, played by the seats at `positions`."""
     if not positions:
         return None
@@ -129,15 +149,16 @@ def dealer_of_next_hand(
     return _next_position(last, positions)
 
 
-def play(progress, hand, *, dealer):
+def play(progress: Progress, hand: HandInput, *, dealer: int | None) -> Progress:
     """The progress after one more hand, dealt by `dealer`."""
     points = dict(progress.hand_points)
     for sid, result in hand.results.items():
         points[sid] = points.get(sid, 0) + result.points
-    in_fl, streak = {}, {}
+    in_fl: dict[int, bool] = {}
+    streak: dict[int, int] = {}
     for sid in progress.in_fantasyland.keys() | hand.results.keys():
-        result = hand.results.get(sid)
-        going = bool(result and result.fantasyland_next)
+        given = hand.results.get(sid)
+        going = bool(given and given.fantasyland_next)
         in_fl[sid] = going
         streak[sid] = progress.streak.get(sid, 0) + 1 if going else 0
     adds_hand = any(result.fantasyland_next for result in hand.results.values())
@@ -151,7 +172,9 @@ def play(progress, hand, *, dealer):
     )
 
 
-def repeat_broken(progress, hand, fantasyland_repeat):
+def repeat_broken(
+    progress: Progress, hand: HandInput, fantasyland_repeat: str
+) -> list[RepeatBroken]:
     """The seats whose 'goes to Fantasyland' breaks the repeat rule, for a points hand."""
     return [
         RepeatBroken(hand.number, sid, progress.streak.get(sid, 0))
@@ -164,13 +187,13 @@ def repeat_broken(progress, hand, fantasyland_repeat):
 
 def walk(
     *,
-    seats,
-    hands,
-    first_dealer_position,
-    button_stays_in_fantasyland=False,
-    fantasyland_repeat="unlimited",
-    rescore=None,
-):
+    seats: Sequence[SeatInput],
+    hands: Iterable[HandInput],
+    first_dealer_position: int,
+    button_stays_in_fantasyland: bool = False,
+    fantasyland_repeat: str = "unlimited",
+    rescore: Rescore | None = None,
+) -> tuple[Progress, list[PlayedHand], list[RepeatBroken]]:
     """Fold the whole history, hand by hand. Returns (progress, played hands, broken repeats).
 
     `rescore(hand, in_fantasyland, streak)` -> {seat_id: goes to Fantasyland} is
@@ -179,7 +202,8 @@ def walk(
     """
     seat_by_id = {seat.seat_id: seat for seat in seats}
     progress = start(seats)
-    played, broken = [], []
+    played: list[PlayedHand] = []
+    broken: list[RepeatBroken] = []
     for hand in hands:
         players = hand.results.keys()
         in_fl = {sid: progress.in_fantasyland.get(sid, False) for sid in players}
@@ -218,15 +242,15 @@ def walk(
 
 
 def conclude(
-    progress,
+    progress: Progress,
     *,
-    seats,
-    penalty_points,
-    min_hands,
-    first_dealer_position,
-    button_stays_in_fantasyland=False,
-    settled_winner_seat_id=None,
-):
+    seats: Sequence[SeatInput],
+    penalty_points: Mapping[int, int],
+    min_hands: int,
+    first_dealer_position: int,
+    button_stays_in_fantasyland: bool = False,
+    settled_winner_seat_id: int | None = None,
+) -> TableState:
     """Totals, length, next dealer, winner and places, from the progress and the seats.
 
     `penalty_points` maps seat_id -> points deducted at this table.
@@ -252,7 +276,7 @@ def conclude(
     required = min_hands + progress.fantasyland_hands
     totals = {sid: hand_points[sid] - penalty_points.get(sid, 0) for sid in hand_points}
     winner = None
-    tied = ()
+    tied: tuple[int, ...] = ()
     if len(active) <= 1:
         is_over = True
         winner = active[0] if active else None
@@ -268,7 +292,7 @@ def conclude(
     else:
         is_over = False
 
-    places = {}
+    places: dict[int, int | None] = {}
     for sid in seat_by_id:
         if sid not in active:
             places[sid] = None
@@ -298,14 +322,14 @@ def conclude(
 
 def table_state(
     *,
-    seats,
-    hands,
-    penalty_points,
-    min_hands,
-    first_dealer_position,
-    button_stays_in_fantasyland=False,
-    settled_winner_seat_id=None,
-):
+    seats: Sequence[SeatInput],
+    hands: Iterable[HandInput],
+    penalty_points: Mapping[int, int],
+    min_hands: int,
+    first_dealer_position: int,
+    button_stays_in_fantasyland: bool = False,
+    settled_winner_seat_id: int | None = None,
+) -> TableState:
     """The table's state from its whole history (as entered: no rescoring)."""
     progress, _, _ = walk(
         seats=seats,

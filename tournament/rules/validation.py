@@ -7,10 +7,20 @@ who typed it.
 """
 
 import unicodedata
+from typing import TYPE_CHECKING
 
+from django.db import models
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from tournament.errors import InvalidEntry
+
+# What a field is called in a message: plain text or a lazy translation (django-stubs
+# names the lazy one's type, which exists only for the type checker).
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise as Label
+else:
+    Label = str | Promise
 
 # The largest value of a PositiveSmallIntegerField on every database (a hand's or a
 # level's number): checked before it reaches the column.
@@ -22,7 +32,15 @@ _FORBIDDEN = {"Cc", "Cs", "Cn"}
 _MULTILINE_ALLOWED = {"\n", "\t"}
 
 
-def clean_text(value, *, label, max_length, required=True, multiline=False, empty=None):
+def clean_text(
+    value: object,
+    *,
+    label: Label,
+    max_length: int,
+    required: bool = True,
+    multiline: bool = False,
+    empty: Label | None = None,
+) -> str:
     """Text as it is kept: NFC-normalized, trimmed, no control characters, not too long.
 
     A single-line text also has its runs of blanks folded into one space, so that
@@ -34,7 +52,7 @@ def clean_text(value, *, label, max_length, required=True, multiline=False, empt
     if not isinstance(value, str):
         raise InvalidEntry(_("%(label)s must be text.") % {"label": label})
     text = unicodedata.normalize("NFC", value)
-    allowed = _MULTILINE_ALLOWED if multiline else set()
+    allowed: set[str] = _MULTILINE_ALLOWED if multiline else set()
     text = text.replace("\r\n", "\n").strip() if multiline else " ".join(text.split())
     bad = next(
         (c for c in text if c not in allowed and unicodedata.category(c) in _FORBIDDEN), None
@@ -54,14 +72,14 @@ def clean_text(value, *, label, max_length, required=True, multiline=False, empt
     return text
 
 
-def clean_bool(value, *, label):
+def clean_bool(value: object, *, label: Label) -> bool:
     """Strictly True or False: "yes", 1 or None are refused rather than guessed."""
     if type(value) is not bool:
         raise InvalidEntry(_("%(label)s must be yes or no.") % {"label": label})
     return value
 
 
-def clean_int(value, *, label, minimum, maximum):
+def clean_int(value: object, *, label: Label, minimum: int, maximum: int) -> int:
     """A whole number (not a boolean, not text) within the given range."""
     if type(value) is not int:
         raise InvalidEntry(_("%(label)s must be a whole number.") % {"label": label})
@@ -73,7 +91,7 @@ def clean_int(value, *, label, minimum, maximum):
     return value
 
 
-def clean_choice(value, *, label, choices):
+def clean_choice(value: object, *, label: Label, choices: type[models.Choices]) -> str:
     """One of a model field's choices (a TextChoices class)."""
     if not isinstance(value, str) or value not in choices.values:
         shown = ", ".join(str(label) for label in choices.labels)
@@ -83,14 +101,14 @@ def clean_choice(value, *, label, choices):
     return value
 
 
-def instance(value, model, *, label):
+def instance[M: models.Model](value: object, model: type[M], *, label: Label) -> M:
     """`value` must be a saved `model` row (not read again: the caller locks and reads it)."""
     if not isinstance(value, model) or value.pk is None:
         raise InvalidEntry(_("%(label)s is missing or unknown.") % {"label": label})
     return value
 
 
-def saved(value, model, *, label, **scope):
+def saved[M: models.Model](value: object, model: type[M], *, label: Label, **scope: object) -> M:
     """The saved `model` row that `value` stands for, read afresh (within `scope`).
 
     Refuses anything that is not an instance of the model, an unsaved one, or one
@@ -98,7 +116,7 @@ def saved(value, model, *, label, **scope):
     """
     if not isinstance(value, model) or value.pk is None:
         raise InvalidEntry(_("%(label)s is missing or unknown.") % {"label": label})
-    found = model.objects.filter(pk=value.pk, **scope).first()
+    found = model._default_manager.filter(pk=value.pk, **scope).first()
     if found is None:
         raise InvalidEntry(_("%(label)s is missing or unknown.") % {"label": label})
     return found

@@ -9,7 +9,7 @@ SECOND_WARNING_POINTS = 25
 DISQUALIFYING_WARNING = 3
 
 
-def warning_points(kind, number):
+def warning_points(kind: str, number: int) -> int:
     """What the `number`-th warning of the tournament costs, if it is of `kind`."""
     return (TIMEOUT_POINTS if kind == Penalty.Kind.TIMEOUT else 0) + (
         SECOND_WARNING_POINTS if number == 2 else 0

@@ -35,23 +35,25 @@ settings open every transaction with BEGIN IMMEDIATE): the revision moves all th
 same, so both databases show the same tokens.
 """
 
+from collections.abc import Iterable
+
 from django.db import connection
 from django.db.models import F
 from django.utils.translation import gettext as _
 
 from tournament.errors import InvalidEntry
-from tournament.models import Table, Tournament
+from tournament.models import Seat, Table, Tournament
 from tournament.tables import read
 
 
-def lock_tournament(tournament):
+def lock_tournament(tournament: Tournament) -> Tournament:
     """Lock the tournament row (step 1 of the order) and return it, read afresh."""
     return (
         Tournament.objects.select_for_update(no_key=True, of=("self",)).filter(pk=tournament.pk)
     ).get()
 
 
-def lock_tables(table_ids):
+def lock_tables(table_ids: Iterable[int]) -> None:
     """Lock these table rows in id order (step 2), after any tournament lock, and move
     their revisions: a hand read before this sees, at its write, that its table moved."""
     ids = sorted(set(table_ids))
@@ -69,13 +71,13 @@ def lock_tables(table_ids):
     tables.update(revision=F("revision") + 1)
 
 
-def lock_table(table):
+def lock_table(table: Table) -> Table:
     """Lock one table and return it read afresh, with its level, tournament and draw."""
     lock_tables([table.pk])
     return read_table_and_seats(table)[0]
 
 
-def read_table_and_seats(table):
+def read_table_and_seats(table: Table) -> tuple[Table, list[Seat]]:
     """One table read afresh, with its level, tournament and draw, and its seats with
     players (one query); locked only if the caller locked it."""
     try:
@@ -89,7 +91,7 @@ def read_table_and_seats(table):
 TOURNAMENT_NAMES_LOCK = 0x504F4643  # "POFC"
 
 
-def lock_tournament_names():
+def lock_tournament_names() -> None:
     """Hold the lock on the tournaments' names until the transaction ends: a name is checked
     against the others and written under it (no two tournaments of the same name, case
     and accents aside, which no unique index can express on both databases)."""
@@ -98,6 +100,6 @@ def lock_tournament_names():
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [TOURNAMENT_NAMES_LOCK])
 
 
-def touch_tournament(tournament):
+def touch_tournament(tournament: Tournament) -> None:
     """Bump the tournament's revision (pages poll it); only under its lock."""
     Tournament.objects.filter(pk=tournament.pk).update(revision=F("revision") + 1)

@@ -7,11 +7,24 @@ through the same fold in `tournament.rules.table_fold`.
 """
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from scoring import InvalidHand, score_hand
-from tournament.models import HandVersion, Penalty, Seat, Table, TieSettlement
-from tournament.rules.table_fold import HandInput, Progress, ResultInput, SeatInput, conclude, walk
+from scoring import InvalidHand, Rules, score_hand
+from tournament.models import HandResult, HandVersion, Penalty, Seat, Table, TieSettlement
+from tournament.rules.table_fold import (
+    HandInput,
+    PlayedHand,
+    Progress,
+    RepeatBroken,
+    Rescore,
+    ResultInput,
+    SeatInput,
+    TableState,
+    conclude,
+    walk,
+)
 
 ROWS = ("front", "middle", "back")
 
@@ -20,14 +33,14 @@ ROWS = ("front", "middle", "back")
 class History:
     """A table's state walked from its history, with what the walk found on the way."""
 
-    state: object  # TableState
-    seats: list
-    versions: list  # current HandVersion of every hand, in hand order, results prefetched
-    played: list  # PlayedHand per hand
-    repeat_broken: list  # RepeatBroken: points hands whose Fantasyland the rule forbids
+    state: TableState
+    seats: list[Seat]
+    versions: list[HandVersion]  # current version of every hand, in hand order, results prefetched
+    played: list[PlayedHand]  # per hand
+    repeat_broken: list[RepeatBroken]  # points hands whose Fantasyland the rule forbids
 
 
-def seat_inputs(seats):
+def seat_inputs(seats: Iterable[Seat]) -> list[SeatInput]:
     return [
         SeatInput(
             seat_id=s.id,
@@ -40,7 +53,7 @@ def seat_inputs(seats):
     ]
 
 
-def table_seats(table):
+def table_seats(table: Table) -> list[Seat]:
     """The table's seats with their players, in seat order: 1 query. Each seat's `table` is
     `table` itself, whose row holds their standings (`seat.total`)."""
     seats = list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
@@ -49,7 +62,7 @@ def table_seats(table):
     return seats
 
 
-def settled_winner_seat(table, seats):
+def settled_winner_seat(table: Table, seats: Iterable[Seat]) -> int | None:
     """The seat of the latest tie settlement's winner, if any: 1 query."""
     winner_id = (
         TieSettlement.objects.filter(table=table)
@@ -60,7 +73,13 @@ def settled_winner_seat(table, seats):
     return next((s.id for s in seats if s.player_id == winner_id), None)
 
 
-def conclude_table(table, seats, progress, penalty_points, settled_seat_id):
+def conclude_table(
+    table: Table,
+    seats: Sequence[Seat],
+    progress: Progress,
+    penalty_points: Mapping[int, int],
+    settled_seat_id: int | None,
+) -> TableState:
     """The table's state from a progress (`table.level.tournament` loaded): no query."""
     tournament = table.level.tournament
     return conclude(
@@ -74,7 +93,7 @@ def conclude_table(table, seats, progress, penalty_points, settled_seat_id):
     )
 
 
-def cached_progress(table, seats):
+def cached_progress(table: Table, seats: Iterable[Seat]) -> Progress:
     return Progress(
         hands_played=table.hands_played,
         fantasyland_hands=table.fantasyland_hands,
@@ -85,7 +104,12 @@ def cached_progress(table, seats):
     )
 
 
-def cached_state(table, seats=None, *, penalty_points=None):
+def cached_state(
+    table: Table,
+    seats: list[Seat] | None = None,
+    *,
+    penalty_points: Mapping[int, int] | None = None,
+) -> tuple[TableState, list[Seat]]:
     """The table's state from its caches (`table.level.tournament` loaded): 1 query, 2 while
     its leaders are tied."""
     if seats is None:
@@ -95,7 +119,9 @@ def cached_state(table, seats=None, *, penalty_points=None):
     return concluded(table, seats, cached_progress(table, seats), penalty_points), seats
 
 
-def concluded(table, seats, progress, penalty_points):
+def concluded(
+    table: Table, seats: Sequence[Seat], progress: Progress, penalty_points: Mapping[int, int]
+) -> TableState:
     """Conclude a progress; the tie settlement is read (1 query) only where a tie for first
     makes it matter, which is the only place where it changes the outcome."""
     state = conclude_table(table, seats, progress, penalty_points, None)
@@ -106,10 +132,10 @@ def concluded(table, seats, progress, penalty_points):
     return state
 
 
-def penalty_points_at(table, seats):
+def penalty_points_at(table: Table, seats: Iterable[Seat]) -> dict[int, int]:
     """Points deducted at this table per seat, from the penalties that count: 1 query."""
     seat_of_player = {s.player_id: s.id for s in seats}
-    points = defaultdict(int)
+    points: defaultdict[int, int] = defaultdict(int)
     for player_id, value in (
         Penalty.objects.standing().filter(table=table).values_list("player_id", "points")
     ):
@@ -118,18 +144,21 @@ def penalty_points_at(table, seats):
     return dict(points)
 
 
-def board_of(result):
+def board_of(result: HandResult) -> dict[str, str]:
     return {row: getattr(result, row) for row in ROWS}
 
 
-def rescorer(rules):
+def rescorer(rules: Rules) -> Rescore:
     """The walk's `rescore` for hands entered as cards: score them again with the rules."""
 
-    def rescore(hand, in_fantasyland, streak):
-        seat_ids = sorted(hand.cards)
+    def rescore(
+        hand: HandInput, in_fantasyland: dict[int, bool], streak: dict[int, int]
+    ) -> dict[int, bool]:
+        cards = cast(dict[int, dict[str, object]], hand.cards)  # a cards hand's boards
+        seat_ids = sorted(cards)
         boards = []
         for sid in seat_ids:
-            board = dict(hand.cards[sid])
+            board = dict(cards[sid])
             if in_fantasyland.get(sid):
                 board["fantasyland"] = True
                 board["fantasyland_streak"] = max(1, streak.get(sid, 0))
@@ -143,7 +172,7 @@ def rescorer(rules):
     return rescore
 
 
-def current_versions(table):
+def current_versions(table: Table) -> list[HandVersion]:
     """Every hand's current version with its results, in hand order: 2 queries."""
     return list(
         HandVersion.objects.current()
@@ -154,15 +183,17 @@ def current_versions(table):
     )
 
 
-def hand_inputs(versions, *, replace_version=None):
+def hand_inputs(
+    versions: Iterable[HandVersion], *, replace_version: tuple[int, HandInput] | None = None
+) -> list[HandInput]:
     """The walk's input; `replace_version` = (hand number, HandInput) tries a correction."""
-    inputs = []
+    inputs: list[HandInput] = []
     for version in versions:
         if replace_version is not None and version.hand.number == replace_version[0]:
             inputs.append(replace_version[1])
             continue
         results = list(version.results.all())
-        cards = None
+        cards: dict[int, dict[str, str]] | None = None
         if version.mode == HandVersion.Mode.CARDS:
             cards = {r.seat_id: board_of(r) for r in results}
         inputs.append(
@@ -178,7 +209,13 @@ def hand_inputs(versions, *, replace_version=None):
     return inputs
 
 
-def history_state(table, *, seats=None, versions=None, replace_version=None):
+def history_state(
+    table: Table,
+    *,
+    seats: list[Seat] | None = None,
+    versions: list[HandVersion] | None = None,
+    replace_version: tuple[int, HandInput] | None = None,
+) -> History:
     """Walk the table's whole history again (`table.level.tournament` loaded)."""
     tournament = table.level.tournament
     if seats is None:
@@ -199,6 +236,6 @@ def history_state(table, *, seats=None, versions=None, replace_version=None):
     return History(state, seats, versions, played, broken)
 
 
-def load_table(pk):
+def load_table(pk: int) -> Table:
     """A table with its level, tournament and draw: 1 query."""
     return Table.objects.select_related("level__tournament", "draw").get(pk=pk)

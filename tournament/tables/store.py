@@ -6,11 +6,20 @@ the whole history first (after a correction, and in the drift test);
 departures or a tie settlement moved (constant cost).
 """
 
+from collections.abc import Sequence
+
 from django.db.models import F
 
 from tournament.models import Hand, HandResult, Penalty, Player, Seat, Table
+from tournament.rules.table_fold import TableState
 from tournament.rules.warnings import DISQUALIFYING_WARNING, warning_points
-from tournament.tables.state import cached_state, history_state, penalty_points_at, table_seats
+from tournament.tables.state import (
+    History,
+    cached_state,
+    history_state,
+    penalty_points_at,
+    table_seats,
+)
 
 TABLE_CACHES = (
     "hands_played",
@@ -28,7 +37,13 @@ class TableMoved(Exception):
     """The table's revision is not the one its state was worked out from (`store`)."""
 
 
-def store(table, seats, state, *, read_at_revision=None):
+def store(
+    table: Table,
+    seats: Sequence[Seat],
+    state: TableState,
+    *,
+    read_at_revision: int | None = None,
+) -> TableState:
     """Write `state` into the table's caches, its seats' standings among them
     (`Table.seat_caches`: the table's row is the only one written); bump its revision.
 
@@ -65,7 +80,7 @@ def store(table, seats, state, *, read_at_revision=None):
     return state
 
 
-def recompute_table(table):
+def recompute_table(table: Table) -> History:
     """Walk the table's whole history and rewrite every cache it moves; return the History.
 
     Also rewrites each hand's dealer and, for every hand, who played it in
@@ -73,7 +88,8 @@ def recompute_table(table):
     """
     history = history_state(table)
     played = {hand.number: hand for hand in history.played}
-    hands, results = [], []
+    hands: list[Hand] = []
+    results: list[HandResult] = []
     for version in history.versions:
         hand = played[version.hand.number]
         if version.hand.dealer_position != hand.dealer:
@@ -92,14 +108,14 @@ def recompute_table(table):
     return history
 
 
-def refresh_table(table):
+def refresh_table(table: Table) -> TableState:
     """Conclude again from the cached progress, with the penalties and seats as they are now."""
     seats = table_seats(table)
     state, _ = cached_state(table, seats, penalty_points=penalty_points_at(table, seats))
     return store(table, seats, state)
 
 
-def recompute_warnings(player):
+def recompute_warnings(player: Player) -> set[int]:
     """Number the player's warnings across the tournament and price them.
 
     A timeout costs 10; the 2nd warning costs 25 more; the 3rd disqualifies, and
@@ -112,13 +128,15 @@ def recompute_warnings(player):
         .order_by("created_at", "id")
     )
     # A closed level's results are final: only tables of open levels are recomputed.
-    touched = {p.table_id for p in penalties if p.table_id and p.table.level.closed_at is None}
+    touched = {
+        p.table.pk for p in penalties if p.table is not None and p.table.level.closed_at is None
+    }
     number = 0
-    disqualifying = None
-    changed = []
+    disqualifying: Penalty | None = None
+    changed: list[Penalty] = []
     for penalty in penalties:
         if penalty.rescinded_at is not None:
-            number_and_points = (None, 0)
+            number_and_points: tuple[int | None, int] = (None, 0)
         else:
             number += 1
             # At no table there is no score to deduct from: the warning counts, for 0 points.
@@ -149,7 +167,7 @@ def recompute_warnings(player):
     return touched
 
 
-def open_tables_of(player):
+def open_tables_of(player: Player) -> set[int]:
     """Ids of the tables that `recompute_warnings(player)` may rewrite: for locking first."""
     from_penalties = Penalty.objects.filter(
         player=player, table__level__closed_at__isnull=True

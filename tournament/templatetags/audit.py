@@ -11,10 +11,10 @@ register = template.Library()
 
 
 @register.filter
-def audit_details(value, action):
+def audit_details(value: object, action: object) -> list[tuple[str, str]]:
     return details(str(action), value)
 
 
 @register.filter
-def actor(label):
+def actor(label: object) -> str:
     return actor_name(str(label))

@@ -14,10 +14,10 @@ register = template.Library()
 
 
 @register.filter
-def after_label(error, label):
-    error, label = str(error), str(label or "")
-    rest = error[len(label) :]
+def after_label(error: object, label: object) -> str:
+    message, name = str(error), str(label or "")
+    rest = message[len(name) :]
     # The label whole, not the start of a longer word ("Note" in "Notes ...").
-    if label and error.startswith(label) and rest and not rest[0].isalnum():
+    if name and message.startswith(name) and rest and not rest[0].isalnum():
         return rest
-    return f": {error}"
+    return f": {message}"

@@ -9,14 +9,14 @@ register = template.Library()
 
 
 @register.filter
-def money(amount, currency):
+def money(amount: int | None, currency: str) -> str:
     if amount is None or amount == "":
         return ""
     return words.money(amount, currency)
 
 
 @register.filter
-def percent(share):
+def percent(share: int | None) -> str:
     if share is None or share == "":
         return ""
     return words.percent(share)

@@ -19,13 +19,13 @@ class DatabaseIdConverter:
 
     regex = "[1-9][0-9]{0,18}"  # 19 digits at most: DB_ID_MAX has 19
 
-    def to_python(self, value):
+    def to_python(self, value: str) -> int:
         number = int(value)
         if number > DB_ID_MAX:
             raise ValueError("beyond the database's integer range")  # the resolver: no match
         return number
 
-    def to_url(self, value):
+    def to_url(self, value: int | str) -> str:
         number = int(value)
         if not 1 <= number <= DB_ID_MAX:
             raise ValueError("not a database id")  # reverse(): no such URL
@@ -39,10 +39,10 @@ class RevisorKeyConverter:
 
     regex = "[A-Za-z0-9_-]{1,64}"  # 64: Table.revisor_key's max_length
 
-    def to_python(self, value):
+    def to_python(self, value: str) -> str:
         return value
 
-    def to_url(self, value):
+    def to_url(self, value: str) -> str:
         return value
 
 

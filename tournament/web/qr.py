@@ -7,7 +7,7 @@ attribute. Its colours are presentation attributes, which the policy allows.
 """
 
 import segno
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 # M (15 % recovery) is ample for a printed card; segno raises it where the size allows.
 ERROR_LEVEL = "m"
@@ -15,12 +15,12 @@ ERROR_LEVEL = "m"
 BORDER = 4
 
 
-def qr_code(text):
+def qr_code(text: str) -> segno.QRCode:
     """The segno QR code of `text` (the same one `qr_svg` draws)."""
     return segno.make(text, error=ERROR_LEVEL, micro=False)
 
 
-def qr_svg(text, *, title=None, css_class="qr"):
+def qr_svg(text: str, *, title: str | None = None, css_class: str = "qr") -> SafeString:
     """`text` as a QR code: SVG markup safe to embed in a page.
 
     `title` is read by screen readers (segno escapes it); it defaults to the text.

@@ -5,8 +5,10 @@ links and short codes, so that a newcomer can open a table's card on a phone and
 watch the TD's dashboard move.
 """
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db.models import Prefetch
 from django.urls import reverse
 
@@ -30,7 +32,7 @@ DEMO_ADDRESS = "http://127.0.0.1:8000"
 class Command(BaseCommand):
     help = "Create (or reset) the demo TD login and, on an empty database, demo tournaments."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--no-demo-tournaments",
             action="store_true",
@@ -42,7 +44,7 @@ class Command(BaseCommand):
             help=f"Where the site is served, for the printed links (default {DEMO_ADDRESS}).",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         user, _ = get_user_model().objects.get_or_create(username=DEMO_USERNAME)
         user.is_staff = True
         user.is_superuser = True
@@ -60,7 +62,7 @@ class Command(BaseCommand):
         )
         self.print_revisor_links(address)
 
-    def load_demo_tournaments(self):
+    def load_demo_tournaments(self) -> None:
         """A finished and an unfinished simulated tournament, on a database without any."""
         if Tournament.objects.exists():
             self.stdout.write("Tournaments exist already: no demo tournaments added.")
@@ -76,7 +78,7 @@ class Command(BaseCommand):
             )
             self.stdout.write(f"Demo tournament: {outcome.tournament.name}")
 
-    def print_revisor_links(self, address):
+    def print_revisor_links(self, address: str) -> None:
         """Each open table of the in-play demo tournament: its revisor link and short code."""
         names = [name for name, _, stop_after_level in DEMO_TOURNAMENTS if stop_after_level]
         for tournament in Tournament.objects.filter(name__in=names, finished_at__isnull=True):

@@ -1,8 +1,9 @@
 """Write a tournament's backup as JSON (docs/export-format.md)."""
 
 import json
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.backups import export_tournament
 from tournament.models import Tournament
@@ -11,11 +12,11 @@ from tournament.models import Tournament
 class Command(BaseCommand):
     help = "Export a tournament (its whole history) as JSON, to stdout or a file."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("tournament_id", type=int, help="The tournament's id.")
         parser.add_argument("--output", "-o", metavar="FILE", help="Write to FILE, not stdout.")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         tournament = Tournament.objects.filter(pk=options["tournament_id"]).first()
         if tournament is None:
             raise CommandError(f"No tournament with id {options['tournament_id']}.")

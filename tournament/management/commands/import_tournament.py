@@ -8,9 +8,10 @@ then migrated and written to.
 
 import os
 import stat
+from typing import IO, Any
 
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.translation import gettext as _
 
@@ -21,7 +22,7 @@ from tournament.management.actor import actor_from_option
 from tournament.management.database import open_database
 
 
-def whole_size(file):
+def whole_size(file: IO[Any]) -> int | None:
     """A regular file's size in bytes; None for a pipe or a device, read only in part."""
     status = os.fstat(file.fileno())
     return status.st_size if stat.S_ISREG(status.st_mode) else None
@@ -32,7 +33,7 @@ class Command(BaseCommand):
     # Django's checks open the database (SQLite's JSON support): run once it is open.
     requires_system_checks = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="The JSON file written by export_tournament.")
         parser.add_argument("--actor", metavar="USERNAME", help="Record the import as this user.")
         parser.add_argument(
@@ -41,7 +42,7 @@ class Command(BaseCommand):
             help="Create or update the database's tables first (an empty database).",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
         try:
             with open(path, "rb") as file:
@@ -66,5 +67,6 @@ class Command(BaseCommand):
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Imported {tournament.name} (id {tournament.pk}).")
-        if tournament.accounts_note:
-            self.stdout.write(tournament.accounts_note)
+        note = tournament.accounts_note
+        if note:
+            self.stdout.write(note)

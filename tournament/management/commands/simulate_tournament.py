@@ -1,6 +1,8 @@
 """Play a whole simulated tournament through the services and print its standings."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.demo.autoplay import simulate
 from tournament.errors import ServiceError
@@ -14,7 +16,7 @@ class Command(BaseCommand):
         "champion and print the final standings. The same seed plays the same tournament."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--players", type=int, required=True, help="Number of players (2+).")
         parser.add_argument("--seed", required=True, help="Seed of the cards and the draws.")
         parser.add_argument("--name", help="Tournament name (default: from players and seed).")
@@ -29,7 +31,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--actor", metavar="USERNAME", help="Record the changes as this user.")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["players"] < 2:
             raise CommandError("A tournament needs at least 2 players.")
         actor = actor_from_option(options["actor"])

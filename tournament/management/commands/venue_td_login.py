@@ -6,19 +6,20 @@ and says whether the kept password still opens the login. A `td` a restore made 
 """
 
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 
 class Command(BaseCommand):
     help = "Make the venue's TD login once; print 'current' or 'changed' for its kept password."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
         parser.add_argument("--password-file", required=True)
 
-    def handle(self, *args, username, password_file, **options):
+    def handle(self, *args: Any, username: str, password_file: str, **options: Any) -> None:
         password = Path(password_file).read_text(encoding="utf-8").strip()
         user, created = get_user_model().objects.get_or_create(
             username=username, defaults={"is_staff": True, "is_superuser": True}

@@ -14,11 +14,13 @@
   does every error of SQLite, whose connection is a file and never lost.
 """
 
+from collections.abc import Iterator
+
 from django.db import InterfaceError, OperationalError, connection
 
 READ_ONLY, DISK_FULL = "read-only", "disk full"
 # PostgreSQL's SQLSTATE codes (read_only_sql_transaction, disk_full).
-POSTGRESQL = {"25006": READ_ONLY, "53100": DISK_FULL}
+POSTGRESQL: dict[str | None, str] = {"25006": READ_ONLY, "53100": DISK_FULL}
 # SQLite's result codes, by name (extended codes such as SQLITE_READONLY_DBMOVED too).
 SQLITE = {"SQLITE_READONLY": READ_ONLY, "SQLITE_FULL": DISK_FULL}
 # Django's errors that a connection the server ended raises (the driver's as their cause).
@@ -27,17 +29,17 @@ CONNECTION_ERRORS = (OperationalError, InterfaceError)
 LOST_STATES = {"57P01", "57P02", "57P03"}
 
 
-def causes(exception):
+def causes(exception: BaseException | None) -> Iterator[BaseException]:
     """`exception` and what it was raised from or during (Django's database errors carry
     the driver's as their cause; a session's save error the database's as its context)."""
-    seen = set()
+    seen: set[int] = set()
     while exception is not None and id(exception) not in seen:
         seen.add(id(exception))
         yield exception
         exception = exception.__cause__ or exception.__context__
 
 
-def refusal(exception):
+def refusal(exception: BaseException) -> str | None:
     """READ_ONLY or DISK_FULL when `exception` is (or was caused by) the database refusing
     a change; None for anything else."""
     for error in causes(exception):
@@ -49,18 +51,18 @@ def refusal(exception):
     return None
 
 
-def lost_connection(exception):
+def lost_connection(exception: BaseException) -> bool:
     """Whether `exception` comes from the connection to the database being lost."""
     chain = list(causes(exception))
     if not any(isinstance(error, CONNECTION_ERRORS) for error in chain):
         return False
     for error in chain:
         if hasattr(error, "sqlstate"):  # PostgreSQL's driver's error (psycopg's)
-            state = error.sqlstate
+            state: str | None = error.sqlstate
             return state is None or state in LOST_STATES or state.startswith("08")
     return False
 
 
-def forget_connection():
+def forget_connection() -> None:
     """Close the lost connection: the next query opens a fresh one."""
     connection.close()

@@ -14,11 +14,14 @@ A lost connection (kinds.py) is closed, and then:
 """
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.sessions import middleware as sessions
 from django.contrib.sessions.exceptions import SessionInterrupted
 from django.db import DatabaseError
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
 from tournament.web.faults.kinds import forget_connection, lost_connection, refusal
 from tournament.web.faults.outcome import NOTHING_TO_RECORD, outcome
@@ -31,19 +34,27 @@ SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 RETRIED = "database_answered_again"
 
 
-def reads_only(when=lambda request: True):
+# A view as the URLconf calls it; `reads_only` marks it with its `when`.
+View = Callable[..., HttpResponseBase]
+
+
+def _always(request: HttpRequest) -> bool:
+    return True
+
+
+def reads_only(when: Callable[[HttpRequest], object] = _always) -> Callable[[View], View]:
     """Marks a view whose POST writes nothing when `when(request)` (a check shown before
     it is confirmed): it is answered again after a lost connection, as a read is. Outermost,
     above the view's other decorators."""
 
-    def mark(view):
-        view.reads_only = when
+    def mark(view: View) -> View:
+        view.reads_only = when  # type: ignore[attr-defined]
         return view
 
     return mark
 
 
-def _writes_nothing(request):
+def _writes_nothing(request: HttpRequest) -> bool:
     if request.method in SAFE_METHODS:
         return True
     match = getattr(request, "resolver_match", None)
@@ -51,17 +62,18 @@ def _writes_nothing(request):
     return when is not None and bool(when(request))
 
 
-def _view_again(request):
+def _view_again(request: HttpRequest) -> Any:
     """The request's view, called again (rendered, if it answers with a template response:
     Django renders those after the view, and would not after this answer)."""
     match = request.resolver_match
+    assert match is not None  # a view's fault: its address was resolved
     response = match.func(request, *match.args, **match.kwargs)
     if callable(getattr(response, "render", None)):
         response = response.render()
     return response
 
 
-def _drop_messages(request):
+def _drop_messages(request: HttpRequest) -> None:
     """The messages a lost change queued ("Hand 1 recorded") would show on the next page,
     beside those of the answer to the same entry sent again."""
     try:
@@ -71,7 +83,7 @@ def _drop_messages(request):
         forget_connection()
 
 
-def lost_answer(request):
+def lost_answer(request: HttpRequest) -> HttpResponse:
     """The 503 for a request whose connection was lost (closed already), and lost again on
     a fresh one if it was a read."""
     if request.method in SAFE_METHODS:
@@ -81,7 +93,17 @@ def lost_answer(request):
     return lost_write_response(request, found)
 
 
-def answer_fault(request, error, *, again=None, again_if=lambda: True):
+def _yes() -> bool:
+    return True
+
+
+def answer_fault(
+    request: HttpRequest,
+    error: BaseException,
+    *,
+    again: Callable[[], HttpResponse] | None = None,
+    again_if: Callable[[], bool] = _yes,
+) -> HttpResponse | None:
     """The answer to a database fault `error` met by `request`, or None for another error.
     `again()` answers it a second time on a fresh connection, once, after a lost connection,
     if `again_if()` (not a change)."""
@@ -118,13 +140,15 @@ def answer_fault(request, error, *, again=None, again_if=lambda: True):
 class DatabaseFaultMiddleware:
     """A view's database fault (refused change, lost connection) answers 503, not 500."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(
+        self, request: HttpRequest, exception: BaseException
+    ) -> HttpResponseBase | None:
         return answer_fault(
             request,
             exception,
@@ -139,7 +163,7 @@ class SessionMiddleware(sessions.SessionMiddleware):
     is saved) or 500 (a new one): refused, or its connection lost (then saved once more,
     on a fresh connection, first)."""
 
-    def process_response(self, request, response):
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         try:
             return super().process_response(request, response)
         except (SessionInterrupted, DatabaseError) as error:

@@ -8,6 +8,7 @@ whoever sent it sends it again with the same key, which records it once.
 """
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import DatabaseError
@@ -32,18 +33,18 @@ class Outcome:
 NOTHING_TO_RECORD = Outcome(recorded=False, keyed=True)
 
 
-def _key(value):
+def _key(value: object) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(value))
     except ValueError:
         return None
 
 
-def _number(value):
+def _number(value: object) -> int | None:
     return int(value) if isinstance(value, str) and value.isdigit() and len(value) < 6 else None
 
 
-def outcome(data):
+def outcome(data: Mapping[str, str]) -> Outcome:
     """What the request with POST `data` did (see the module's docstring). Runs on a fresh
     connection; if that fails too, the outcome cannot be told."""
     hand_key = _key(data.get(HAND_KEY)) if HAND_KEY in data else None

@@ -13,13 +13,17 @@ say what to do about the database; a revisor's or a player's say what to do on t
   goes on polling.
 """
 
+from collections.abc import Mapping
+
 from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 
 from tournament.web.faults.kinds import DISK_FULL
+from tournament.web.faults.outcome import Outcome
 
 TEMPLATE = "503.html"
 REFUSED_RETRY_SECONDS = 60  # a database made writable again takes a person
@@ -37,7 +41,7 @@ HTMX_HEADERS = {
 }
 
 
-def reader(request):
+def reader(request: HttpRequest) -> str:
     """TD, REVISOR or PUBLIC: whom the page answering `request` speaks to."""
     match = getattr(request, "resolver_match", None)
     if match is None:
@@ -50,17 +54,25 @@ def reader(request):
     return REVISOR if "revisor" in match.namespaces else PUBLIC
 
 
-def is_htmx(request):
+def is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def resent_after_lost_connection(request):
+def resent_after_lost_connection(request: HttpRequest) -> bool:
     """Whether this entry is the page sending again by itself one whose connection was
     lost (static/js/faults.js): its answer says what the revisor sent once."""
     return request.headers.get(RESEND_HEADER) == "lost"
 
 
-def _answer(request, context, *, fault, seconds, resend_in=None, read_database=True):
+def _answer(
+    request: HttpRequest,
+    context: Mapping[str, object],
+    *,
+    fault: str,
+    seconds: int,
+    resend_in: int | None = None,
+    read_database: bool = True,
+) -> HttpResponse:
     """The 503 (the whole page, or an htmx request's alert) with `Retry-After`.
     `resend_in`: seconds after which the page sends an htmx entry again by itself (None:
     it does not). `read_database`: the page's header may read the user (the database
@@ -89,7 +101,7 @@ def _answer(request, context, *, fault, seconds, resend_in=None, read_database=T
 # ---------------------------------------------------------------- refused
 
 
-def _what_the_td_does(kind):
+def _what_the_td_does(kind: str) -> str:
     """What the TD does about a database that refuses changes, on this kind of database."""
     name = connection.settings_dict.get("NAME")
     sqlite = connection.vendor == "sqlite"
@@ -110,7 +122,7 @@ def _what_the_td_does(kind):
     )
 
 
-def refused_response(request, kind):
+def refused_response(request: HttpRequest, kind: str) -> HttpResponse:
     """The database refused the change (READ_ONLY or DISK_FULL): nothing was recorded."""
     in_form = is_htmx(request)
     if reader(request) == TD:
@@ -149,7 +161,7 @@ def refused_response(request, kind):
 # ---------------------------------------------------------------- lost
 
 
-def _lasting(request):
+def _lasting(request: HttpRequest) -> str:
     """What to do when the connection stays lost, for this reader."""
     if reader(request) == TD:
         return _(
@@ -159,7 +171,7 @@ def _lasting(request):
     return _("If it lasts, tell the TD.")
 
 
-def lost_read_response(request):
+def lost_read_response(request: HttpRequest) -> HttpResponse:
     """A read whose connection was lost, and lost again on a fresh one: the page tries
     again by itself (a poll at its next turn, a page by reloading)."""
     seconds = LOST_RETRY_SECONDS
@@ -187,7 +199,7 @@ def lost_read_response(request):
     return _answer(request, context, fault="lost", seconds=seconds, read_database=False)
 
 
-def _what_happened(outcome):
+def _what_happened(outcome: Outcome) -> str:
     """What the change did, as its key told (`outcome.Outcome`)."""
     hand = {"hand": outcome.hand}
     if outcome.recorded is None and not outcome.keyed:
@@ -239,7 +251,7 @@ def _what_happened(outcome):
     return _("Nothing was recorded: the connection to the database was lost before it was saved.")
 
 
-def _what_to_do(request, outcome):
+def _what_to_do(request: HttpRequest, outcome: Outcome) -> str:
     if not outcome.keyed:
         return _("Look at the page again to see whether it was saved before you send it again.")
     if is_htmx(request):
@@ -252,7 +264,7 @@ def _what_to_do(request, outcome):
     )
 
 
-def lost_write_response(request, outcome):
+def lost_write_response(request: HttpRequest, outcome: Outcome) -> HttpResponse:
     """A change whose connection was lost: what it did (`outcome`, told by its key on a
     fresh connection) and what to do. An htmx entry with a key is sent again by the page."""
     lines = [_what_happened(outcome), _what_to_do(request, outcome)]

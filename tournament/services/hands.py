@@ -31,7 +31,7 @@ from tournament.models import (
 from tournament.rules.board_parts import refuse_stray_parts, refuse_wrong_discards
 from tournament.rules.hand_errors import invalid_hand_message
 from tournament.rules.table_fold import HandInput, ResultInput, play, repeat_broken
-from tournament.rules.validation import clean_int, clean_text, instance, saved
+from tournament.rules.validation import clean_int, clean_text, column_length, instance, saved
 from tournament.services.idempotency import hand_sent_again, idempotent
 from tournament.services.stale import by_whom, clock
 from tournament.tables.locking import lock_table, read_table_and_seats
@@ -47,8 +47,8 @@ from tournament.tables.store import TableMoved, recompute_table, store
 
 MAX_POINTS = 999
 ROWS = ("front", "middle", "back")
-LABEL_LENGTH = HandVersion._meta.get_field("entered_by_label").max_length
-REASON_LENGTH = HandVersion._meta.get_field("reason").max_length
+LABEL_LENGTH = column_length(HandVersion, "entered_by_label")
+REASON_LENGTH = column_length(HandVersion, "reason")
 
 
 @dataclass(frozen=True)
@@ -671,7 +671,7 @@ def settle_tie(*, table, actor, winner, reason, based_on_settlement=NOT_CHECKED)
     reason = clean_text(
         reason,
         label=_("The reason"),
-        max_length=TieSettlement._meta.get_field("reason").max_length,
+        max_length=column_length(TieSettlement, "reason"),
         empty=_("Settling a tie needs a written reason."),
     )
     winner = saved(winner, Player, label=_("The winner"), tournament=table.level.tournament)

@@ -33,7 +33,7 @@ from tournament.rules.names import (
     compare_list,
     same_key,
 )
-from tournament.rules.validation import clean_bool, clean_choice, clean_int, saved
+from tournament.rules.validation import clean_bool, clean_choice, clean_int, column_length, saved
 from tournament.services import draws
 from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tournament, lock_tournament_names, touch_tournament
@@ -50,8 +50,8 @@ CHOICES = {
     "fantasyland_repeat": Tournament.FantasylandRepeat,
 }
 MIN_HANDS_RANGE = (1, 200)  # as the model's check constraint
-PLAYER_NAME_LENGTH = Player._meta.get_field("name").max_length
-TOURNAMENT_NAME_LENGTH = Tournament._meta.get_field("name").max_length
+PLAYER_NAME_LENGTH = column_length(Player, "name")
+TOURNAMENT_NAME_LENGTH = column_length(Tournament, "name")
 MAX_LIST_NAMES = 1000  # names registered from one pasted list, at most
 
 

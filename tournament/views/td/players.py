@@ -18,10 +18,10 @@ from django.utils.translation import ngettext
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
+from tournament.lib.search import search
 from tournament.models import Player
 from tournament.selectors.prizes import paying_players, pool_change
 from tournament.selectors.tournaments import player_roster
-from tournament.lib.search import search
 from tournament.services import checkin, registration
 from tournament.views.access import td_required
 from tournament.views.once import ALREADY_DONE, already_submitted, submit_once

@@ -117,6 +117,9 @@ def _player_register(p):
 
 
 def _player_withdraw(p):
+    # Withdrawn by the first draw for not being checked in (services/checkin.py).
+    if p.get("reason") == "not checked in":
+        return _("%(name)s withdrawn: not checked in at the draw") % {"name": p["name"]}
     return _("%(name)s withdrew") % {"name": p["name"]}
 
 

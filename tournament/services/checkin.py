@@ -84,3 +84,40 @@ def undo_check_in(*, player, actor):
     touch_tournament(player.tournament)
     _audit(player, actor, "player.check_in_undo")
     return done
+
+
+# The first draw's guard. Check-in is optional: a tournament where no one is checked in
+# (the TD does not use it) draws as before. Once one player is checked in, the TD is using
+# it, and the draw seats no one who is not checked in without the TD saying so.
+NOT_CHECKED_IN = "not checked in"  # the reason kept with such a withdrawal
+
+
+def absent_players(players):
+    """Of `players` (the draw's field), those not checked in while someone is: 1 query.
+
+    Empty when every one is checked in, or when no one is (check-in not used)."""
+    here = set(
+        CheckIn.objects.filter(player__in=players, undone_at__isnull=True).values_list(
+            "player_id", flat=True
+        )
+    )
+    if not here:
+        return []
+    return [player for player in players if player.pk not in here]
+
+
+def withdraw_absent(*, tournament, actor, players):
+    """Withdraw `players` before the first draw, the reason kept in the log: they were not
+    checked in. Inside the draw's transaction, under the tournament's lock."""
+    now = timezone.now()
+    for player in players:
+        player.withdrawn_at = now
+        player.save(update_fields=["withdrawn_at"])
+        audit.record(
+            tournament=tournament,
+            actor=actor,
+            action="player.withdraw",
+            params={"name": player.name, "number": player.number, "reason": NOT_CHECKED_IN},
+            before={"withdrawn": False},
+            after={"withdrawn": True, "reason": NOT_CHECKED_IN},
+        )

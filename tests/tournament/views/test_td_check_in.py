@@ -1,10 +1,12 @@
 """The TD's check-in list on the players page: tick, undo, the count, the name filter."""
 
+import uuid
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tournament.models import AuditEntry, CheckIn
+from tournament.models import AuditEntry, CheckIn, Level
 from tournament.services import checkin, draws, registration
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +96,61 @@ def test_the_count_in_swedish(td_client, make_tournament):
     with translation.override("sv"):
         page = text(td_client.get(url("players", tournament), HTTP_ACCEPT_LANGUAGE="sv"))
     assert "incheckade 0 av 2" in page
+
+
+# ---------------------------------------------------------------- the draw asks
+
+
+def draw_post(client, tournament, **data):
+    return client.post(url("draw", tournament), {"submission_key": str(uuid.uuid4()), **data})
+
+
+def here(tournament, td_user, *names):
+    for name in names:
+        checkin.check_in(player=tournament.players.get(name=name), actor=td_user)
+
+
+def test_the_draw_page_names_who_is_not_here_and_offers_both_answers(
+    td_client, td_user, make_tournament
+):
+    tournament = make_tournament(["Anna", "Bo", "Cia", "Dan", "Eva", "Filip", "Gun"])
+    here(tournament, td_user, "Anna", "Bo", "Cia", "Dan", "Eva")
+    page = text(td_client.get(url("draw", tournament)))
+    assert "2 players are not checked in:" in page
+    assert "Filip (6), Gun (7)" in page
+    # 5 here: a table of 3 and a heads-up table of 2.
+    assert "Without them: 5 players → 2 tables." in page
+    assert "Withdraw them and draw level 1" in page
+    assert "Wait: back to check-in" in page
+    assert 'name="withdraw_absent" value="on"' in page
+
+
+def test_a_plain_draw_post_with_players_absent_draws_nothing(td_client, td_user, make_tournament):
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    here(tournament, td_user, "Anna", "Bo")
+    response = draw_post(td_client, tournament)
+    assert response.status_code == 400
+    assert "1 player is not checked in: Cia." in text(response)
+    assert not Level.objects.filter(tournament=tournament).exists()
+
+
+def test_withdraw_and_draw_seats_only_those_here(td_client, td_user, make_tournament):
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    here(tournament, td_user, "Anna", "Bo")
+    response = draw_post(td_client, tournament, withdraw_absent="on")
+    assert response.status_code == 302
+    level = Level.objects.get(tournament=tournament)
+    seated = sorted(
+        s.player.name
+        for t in level.tables.filter(draw__superseded_at__isnull=True)
+        for s in t.seats.all()
+    )
+    assert seated == ["Anna", "Bo"]
+    assert tournament.players.get(name="Cia").withdrawn_at is not None
+
+
+def test_without_check_in_the_draw_page_asks_nothing(td_client, make_tournament):
+    tournament = make_tournament(["Anna", "Bo", "Cia"])
+    page = text(td_client.get(url("draw", tournament)))
+    assert "not checked in" not in page
+    assert draw_post(td_client, tournament).status_code == 302

@@ -83,7 +83,11 @@ def draw(request, tournament_id):
                 level = submit_once(
                     request,
                     key,
-                    lambda: draws.draw_first_level(tournament=tournament, actor=request.user),
+                    lambda: draws.draw_first_level(
+                        tournament=tournament,
+                        actor=request.user,
+                        withdraw_absent=form.cleaned_data["withdraw_absent"],
+                    ),
                 )
             except ServiceError as error:
                 add_service_error(form, error)

@@ -154,3 +154,20 @@ def test_without_check_in_the_draw_page_asks_nothing(td_client, make_tournament)
     page = text(td_client.get(url("draw", tournament)))
     assert "not checked in" not in page
     assert draw_post(td_client, tournament).status_code == 302
+
+
+def test_a_put_is_refused(td_client, make_tournament):
+    tournament = make_tournament(["Anna", "Bo"])
+    anna = tournament.players.get(name="Anna")
+    assert td_client.put(url("player_check_in", tournament, anna.pk)).status_code == 405
+    assert td_client.put(url("player_undo_check_in", tournament, anna.pk)).status_code == 405
+    assert CheckIn.objects.count() == 0
+
+
+def test_anonymous_cannot_check_in(client, make_tournament):
+    tournament = make_tournament(["Anna", "Bo"])
+    anna = tournament.players.get(name="Anna")
+    response = client.post(url("player_check_in", tournament, anna.pk))
+    assert response.status_code == 302
+    assert "/login" in response["Location"]
+    assert CheckIn.objects.count() == 0

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods
 
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
@@ -350,6 +351,7 @@ def _change_status(
 
 
 @td_required
+@require_http_methods(["GET", "POST"])
 def check_in(request, tournament_id, player_id):
     """A tick at the door (POST): the player is here. Back to the list, its filter kept."""
     return _check_in_change(
@@ -358,6 +360,7 @@ def check_in(request, tournament_id, player_id):
 
 
 @td_required
+@require_http_methods(["GET", "POST"])
 def undo_check_in(request, tournament_id, player_id):
     """Undo a tick (POST): kept in the log with who and when."""
     return _check_in_change(

@@ -131,6 +131,8 @@ def test_a_plain_draw_post_with_players_absent_draws_nothing(td_client, td_user,
     response = draw_post(td_client, tournament)
     assert response.status_code == 400
     assert "1 player is not checked in: Cia." in text(response)
+    # 2 here: one heads-up table.
+    assert "Without them: 2 players → 1 table." in text(response)
     assert not Level.objects.filter(tournament=tournament).exists()
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from tests.browser import public_scenes
 from tests.tournament.conftest import play
 from tournament.models import Penalty, Table
-from tournament.services import announcements, calls, draws, penalties, registration
+from tournament.services import announcements, calls, checkin, draws, penalties, registration
 from tournament.services.revisor_stations import create_stations
 
 TWELVE = [
@@ -67,17 +67,21 @@ def _public_pages(state, tournament, table=None, player=None, *, find="str"):
 
 
 def before_the_first_draw(td_user):
-    """Twelve players registered, one of them withdrawn; nothing drawn."""
+    """Twelve players registered, one of them withdrawn, two checked in; nothing drawn."""
     tournament = registration.create_tournament(actor=td_user, name="Lund Open", min_hands=3)
     players = [
         registration.register_player(tournament=tournament, actor=td_user, name=name)
         for name in TWELVE
     ]
     registration.withdraw_player(player=players[-1], actor=td_user)
+    # Two at the door: the players page shows its check-in column and "checked in 2 of 11".
+    for player in players[:2]:
+        checkin.check_in(player=player, actor=td_user)
     state = State("before the first draw")
     pk = tournament.pk
     state.add_td("td:tournament", pk)
     state.add_td("td:settings", pk)
+    state.add_td("td:prizes", pk)
     state.add_td("td:players", pk)
     state.add_td("td:player_rename", pk, players[0].pk)
     state.add_td("td:player_withdraw", pk, players[0].pk)

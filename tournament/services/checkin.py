@@ -6,23 +6,25 @@ open only before the first draw; a withdrawn player cannot be checked in (undo h
 withdrawal first). The first draw's guard (services/draws.py) reads what is kept here.
 """
 
+from collections.abc import Sequence
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament import audit
 from tournament.errors import NotAllowed
-from tournament.models import CheckIn, Level, Player
+from tournament.models import CheckIn, Level, Player, Tournament
 from tournament.rules.validation import saved
 from tournament.tables.locking import lock_tournament, touch_tournament
 
 
-def current_check_in(player):
+def current_check_in(player: Player) -> CheckIn | None:
     """The player's check-in not undone, or None: 1 query."""
     return CheckIn.objects.filter(player=player, undone_at__isnull=True).first()
 
 
-def _locked_player(player):
+def _locked_player(player: Player) -> Player:
     player = saved(player, Player, label=_("The player"))
     tournament = lock_tournament(player.tournament)
     player.refresh_from_db()
@@ -32,9 +34,9 @@ def _locked_player(player):
     return player
 
 
-def _audit(player, actor, action, *, by_player=False):
+def _audit(player: Player, actor: audit.Actor, action: str, *, by_player: bool = False) -> None:
     checked_in = action == "player.check_in"
-    after = {"checked_in": checked_in}
+    after: dict[str, object] = {"checked_in": checked_in}
     if by_player:
         after["by_player"] = True
     audit.record(
@@ -50,7 +52,7 @@ def _audit(player, actor, action, *, by_player=False):
 
 
 @transaction.atomic
-def check_in(*, player, actor, by_player=False):
+def check_in(*, player: Player, actor: audit.Actor, by_player: bool = False) -> CheckIn:
     """Check `player` in: the TD's tick, or (`by_player`) the player's own on his phone."""
     player = _locked_player(player)
     if player.withdrawn_at is not None:
@@ -72,7 +74,7 @@ def check_in(*, player, actor, by_player=False):
 
 
 @transaction.atomic
-def undo_check_in(*, player, actor):
+def undo_check_in(*, player: Player, actor: audit.Actor) -> CheckIn:
     """Undo a check-in (ticked by mistake, or the player left): kept with who and when."""
     player = _locked_player(player)
     done = current_check_in(player)
@@ -92,7 +94,7 @@ def undo_check_in(*, player, actor):
 NOT_CHECKED_IN = "not checked in"  # the reason kept with such a withdrawal
 
 
-def absent_players(players):
+def absent_players(players: Sequence[Player]) -> list[Player]:
     """Of `players` (the draw's field), those not checked in while someone is: 1 query.
 
     Empty when every one is checked in, or when no one is (check-in not used)."""
@@ -106,7 +108,9 @@ def absent_players(players):
     return [player for player in players if player.pk not in here]
 
 
-def withdraw_absent(*, tournament, actor, players):
+def withdraw_absent(
+    *, tournament: Tournament, actor: audit.Actor, players: Sequence[Player]
+) -> None:
     """Withdraw `players` before the first draw, the reason kept in the log: they were not
     checked in. Inside the draw's transaction, under the tournament's lock."""
     now = timezone.now()

@@ -64,6 +64,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 
+# The suite on every core (pytest-xdist): a module's tests stay on one worker (--dist
+# loadfile), since they share its servers and databases. PYTEST_ARGS replaces this:
+# `make test PYTEST_ARGS="tests/scoring -x"` runs in one process.
+PYTEST_ARGS ?= -n auto --dist loadfile
+
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -21,7 +21,7 @@ from tournament.models import (
 from tournament.rules.seating import new_seed, seat_players
 from tournament.rules.table_fold import start
 from tournament.rules.validation import MAX_SMALL_NUMBER, clean_int, clean_text, saved
-from tournament.services import announcements
+from tournament.services import announcements, checkin
 from tournament.services.idempotency import idempotent
 from tournament.services.revisor_access import access_fields
 from tournament.services.stale import by_whom, clock
@@ -107,14 +107,41 @@ def _make_draw(*, level, players, actor, seed, number, reason=""):
     return draw
 
 
+class NotCheckedIn(NotAllowed):
+    """The first draw would seat players not checked in (`players`): the TD says first
+    whether to withdraw them (`withdraw_absent=True`) or to wait."""
+
+    def __init__(self, players):
+        self.players = players
+        super().__init__(
+            ngettext(
+                "%(count)d player is not checked in: %(names)s. Withdraw them and draw, or "
+                "wait for them.",
+                "%(count)d players are not checked in: %(names)s. Withdraw them and draw, or "
+                "wait for them.",
+                len(players),
+            )
+            % {"count": len(players), "names": ", ".join(p.name for p in players)}
+        )
+
+
 @idempotent("draw.create", load=Level)
 @transaction.atomic
-def draw_first_level(*, tournament, actor, seed=None):
+def draw_first_level(*, tournament, actor, seed=None, withdraw_absent=False):
+    """Draw level 1 from the field. Once check-in is used (services/checkin.py), players
+    not checked in are never seated silently: refused (NotCheckedIn) unless
+    `withdraw_absent`, when they are withdrawn first, "not checked in" kept as the reason."""
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     seed = _seed(seed)
     if Level.objects.filter(tournament=tournament).exists():
         raise NotAllowed(_("The first draw is already made; redo it instead."))
     players = field(tournament)
+    absent = checkin.absent_players(players)
+    if absent:
+        if not withdraw_absent:
+            raise NotCheckedIn(absent)
+        checkin.withdraw_absent(tournament=tournament, actor=actor, players=absent)
+        players = [player for player in players if player not in absent]
     if len(players) < 2:
         raise NotAllowed(_("A draw needs at least 2 players."))
     level = Level.objects.create(tournament=tournament, number=1)

@@ -85,7 +85,12 @@ def draw(request, tournament_id):
         if form.is_valid():
             key = form.cleaned_data["submission_key"]
             try:
-                draws.draw_first_level(tournament=tournament, actor=request.user, key=key)
+                draws.draw_first_level(
+                    tournament=tournament,
+                    actor=request.user,
+                    withdraw_absent=form.cleaned_data["withdraw_absent"],
+                    key=key,
+                )
             except AlreadyDone:
                 return redirect("td:level", tournament.pk, 1)
             except ServiceError as error:

@@ -12,15 +12,18 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods
 
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
+from tournament.lib.search import search
 from tournament.selectors.prizes import paying_players, pool_change
 from tournament.selectors.tournaments import player_roster, tournament_player
-from tournament.services import registration
+from tournament.services import checkin, registration
 from tournament.services.idempotency import AlreadyDone, kept_for
 from tournament.views.access import td_required
 from tournament.views.refusals import add_service_error
@@ -95,11 +98,18 @@ def _page(request, tournament, *, status=200, add=None, paste=None, refusal=None
         PlayerListForm(tournament=tournament),
         OnceForm(prefix="paste"),
     )
+    # The check-in list's name filter, as "Where do I sit?" finds a name (lib/search.py).
+    query = request.GET.get("q", "").strip()[:80]
+    shown = roster.entries
+    if query:
+        shown = search(query, roster.entries, name=lambda entry: entry.player.name)
     if request.GET.get("added") and add is None:
         add_form.fields["name"].widget.attrs["autofocus"] = True
     context = {
         "tournament": tournament,
         "roster": roster,
+        "shown": shown,
+        "query": query,
         "add_form": add_form,
         "add_once": add_once,
         "paste_form": paste_form,
@@ -342,3 +352,45 @@ def _change_status(
         if context["late"]:
             _redrawn(request, tournament)
     return redirect(_players_url(tournament))
+
+
+@td_required
+@require_http_methods(["GET", "POST"])
+def check_in(request, tournament_id, player_id):
+    """A tick at the door (POST): the player is here. Back to the list, its filter kept."""
+    return _check_in_change(
+        request, tournament_id, player_id, checkin.check_in, _("%(name)s is checked in.")
+    )
+
+
+@td_required
+@require_http_methods(["GET", "POST"])
+def undo_check_in(request, tournament_id, player_id):
+    """Undo a tick (POST): kept in the log with who and when."""
+    return _check_in_change(
+        request,
+        tournament_id,
+        player_id,
+        checkin.undo_check_in,
+        _("Check-in of %(name)s undone."),
+    )
+
+
+def _check_in_change(request, tournament_id, player_id, service, done):
+    tournament = get_tournament(tournament_id)
+    player = _player(tournament, player_id)
+    player.tournament = tournament
+    if request.method != "POST":
+        return redirect(_players_url(tournament))
+    try:
+        service(player=player, actor=request.user)
+    except ServiceError as error:
+        # A second tap, or the draw made meanwhile: said, nothing changed.
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done % {"name": player.name})
+    query = request.POST.get("q", "").strip()[:80]
+    url = _players_url(tournament)
+    if query:
+        url += "?" + urlencode({"q": query})
+    return redirect(url + "#check-in")

@@ -1,11 +1,12 @@
 """The announcement a page shows, read in the same query as its tournament."""
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Now
 
-from tournament.models import Announcement
+from tournament.models import Announcement, Tournament
 
 
 @dataclass(frozen=True)
@@ -13,10 +14,10 @@ class Shown:
     """The banner: the TD's text and when it ends (None: until withdrawn)."""
 
     text: str
-    ends_at: object
+    ends_at: datetime | None
 
 
-def _standing(field, now):
+def _standing(field: str, now: datetime | Now) -> Subquery:
     """One field of the tournament's standing announcement, as a subquery: the latest one
     not withdrawn whose end time is still to come (services.announcements.standing)."""
     return Subquery(
@@ -27,21 +28,26 @@ def _standing(field, now):
     )
 
 
-def with_announcement(queryset, now=None):
+def with_announcement(
+    queryset: QuerySet[Tournament], now: datetime | None = None
+) -> QuerySet[Tournament]:
     """Tournaments with their standing announcement's text and end (no query more): set
     `.announcement` from them with `announcement_of`. Standing at `now` (the database's
     clock when None)."""
-    now = Now() if now is None else now
+    when = Now() if now is None else now
     return queryset.annotate(
-        announcement_text=_standing("text", now), announcement_ends_at=_standing("ends_at", now)
+        announcement_text=_standing("text", when), announcement_ends_at=_standing("ends_at", when)
     )
 
 
-def announcement_of(tournament):
+def announcement_of(tournament: Tournament) -> Shown | None:
     """The `Shown` banner of a tournament read `with_announcement`, or None; kept on it as
     `.announcement`, which the templates read."""
+    # Annotated by `with_announcement`, not fields of the model: read by name.
     text = getattr(tournament, "announcement_text", None)
-    tournament.announcement = (
-        Shown(text, tournament.announcement_ends_at) if text is not None else None
-    )
-    return tournament.announcement
+    ends_at = getattr(tournament, "announcement_ends_at", None)
+    shown = Shown(text, ends_at) if text is not None else None
+    # Not a field either: kept on the instance for the templates.
+
+    tournament.announcement = shown  # type: ignore[attr-defined]
+    return shown

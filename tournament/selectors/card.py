@@ -3,16 +3,18 @@ last hands and the open call, read in a fixed number of queries."""
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
-from tournament.models import TableCall
-from tournament.selectors.hands import last_hands
+from tournament.models import Player, Seat, Table, TableCall, Tournament
+from tournament.rules.table_fold import TableState
+from tournament.selectors.hands import LastResult, last_hands
 from tournament.selectors.tables import is_final_table
 from tournament.services import calls
 from tournament.tables.state import cached_state
 
 # "The TD was called at 18:34 about a timeout": the kinds' own labels carry parentheses.
-CALL_REASONS = {
+CALL_REASONS: dict[str, Promise] = {
     TableCall.Kind.TIMEOUT: gettext_lazy("a timeout"),
     TableCall.Kind.DISPUTE: gettext_lazy("a dispute"),
     TableCall.Kind.MISDEAL: gettext_lazy("a misdeal"),
@@ -24,53 +26,53 @@ CALL_REASONS = {
 class SeatHands:
     """One seat's line of the last hands: its results, oldest hand first (None: not played)."""
 
-    seat: object
-    results: list
+    seat: Seat
+    results: list[LastResult | None]
 
 
 @dataclass
 class Card:
     """What the card shows, read in a fixed number of queries."""
 
-    table: object
-    tournament: object
-    state: object
-    seats: list  # every seat, in seat order
-    playing: list  # the seats that play the next hand
-    hand_numbers: list  # the last hands' numbers, oldest first
-    last_hands: list  # SeatHands per seat, in seat order
-    open_call: object
-    fantasyland_next: list  # names of the players who play the next hand in Fantasyland
-    dealer: object  # the seat that deals the next hand
+    table: Table
+    tournament: Tournament
+    state: TableState
+    seats: list[Seat]  # every seat, in seat order
+    playing: list[Seat]  # the seats that play the next hand
+    hand_numbers: list[int]  # the last hands' numbers, oldest first
+    last_hands: list[SeatHands]  # per seat, in seat order
+    open_call: TableCall | None
+    fantasyland_next: list[str]  # names of the players who play the next hand in Fantasyland
+    dealer: Seat | None  # the seat that deals the next hand
 
     @property
-    def next_hand(self):
+    def next_hand(self) -> int:
         return self.state.hands_played + 1
 
     @property
-    def extra_hands(self):
+    def extra_hands(self) -> int:
         return self.state.required_hands - self.tournament.min_hands
 
     @property
-    def tie_break(self):
+    def tie_break(self) -> bool:
         """The required hands are played and the lead is shared: the next hand breaks the tie."""
         return bool(self.state.tied_leader_ids)
 
     @property
-    def winner(self):
+    def winner(self) -> Player | None:
         return next((s.player for s in self.seats if s.id == self.state.winner_seat_id), None)
 
     @property
-    def tied(self):
+    def tied(self) -> list[Player]:
         return [s.player for s in self.seats if s.id in self.state.tied_leader_ids]
 
     @property
-    def final(self):
+    def final(self) -> bool:
         """The only table of its level: its winner is the champion (1 query, when asked)."""
         return is_final_table(self.table)
 
     @property
-    def settled_between(self):
+    def settled_between(self) -> list[Player]:
         """The players the TD chose the winner from, when a settled tie ended the table."""
         state = self.state
         if not state.is_over or state.winner_seat_id is None:
@@ -84,16 +86,18 @@ class Card:
         return level if len(level) > 1 else []
 
     @property
-    def call_reason(self):
+    def call_reason(self) -> str | Promise:
         """What the open call is about, as the card says it ("about a dispute")."""
         return CALL_REASONS[self.open_call.kind] if self.open_call else ""
 
     @property
-    def fantasyland_ids(self):
+    def fantasyland_ids(self) -> set[int]:
         return {s.id for s in self.playing if self.state.in_fantasyland[s.id]}
 
 
-def _last_hands(read, seats):
+def _last_hands(
+    read: tuple[list[int], dict[int, dict[int, LastResult]]], seats: list[Seat]
+) -> tuple[list[int], list[SeatHands]]:
     """The last hands' numbers (oldest first) and each seat's line of results in them."""
     numbers, by_hand = read
     lines = [
@@ -102,7 +106,7 @@ def _last_hands(read, seats):
     return numbers, lines
 
 
-def read_card(table, known=None):
+def read_card(table: Table, known: tuple[TableState, list[Seat]] | None = None) -> Card:
     """The card of `table` (read with its level and tournament); `known`: its state and
     seats as a hand just left them (`Recorded`), so that they are not read again."""
     state, seats = known if known is not None else cached_state(table)

@@ -1,8 +1,9 @@
 """The TD's live dashboard of the current level, in a fixed number of queries."""
 
 import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db.models import OuterRef, Prefetch, Subquery
 from django.utils import timezone
@@ -16,6 +17,7 @@ from tournament.models import (
     Table,
     TableCall,
     TieSettlement,
+    Tournament,
 )
 from tournament.rules import pace
 from tournament.selectors.tables import seats_with_players
@@ -40,32 +42,32 @@ class DashboardSeat:
 @dataclass(frozen=True)
 class DashboardTable:
     table: Table
-    seats: tuple  # DashboardSeat, in seat order
+    seats: tuple[DashboardSeat, ...]  # in seat order
     hands_played: int
     required_hands: int
     min_hands: int
     fantasyland_hands: int  # hands added for Fantasyland
-    leaders: tuple  # Player(s) in the lead; none before the first hand
-    fantasyland_next: tuple  # Players who play the next hand in Fantasyland
-    last_entry_at: object  # datetime of the last hand recorded, None before the first
+    leaders: tuple[Player, ...]  # in the lead; none before the first hand
+    fantasyland_next: tuple[Player, ...]  # who play the next hand in Fantasyland
+    last_entry_at: datetime | None  # of the last hand recorded, None before the first
     # datetime: the later of the last hand and the seating's release (play starts there);
     # None while the draw is held: nobody plays yet, so no table is quiet.
-    quiet_since: object
+    quiet_since: datetime | None
     minutes_quiet: int
-    call: object  # the open TableCall, or None
-    tied: tuple  # Players tied for first after the required hands
+    call: TableCall | None  # the open call
+    tied: tuple[Player, ...]  # tied for first after the required hands
     silent: bool
     is_over: bool
-    winner: object  # Player or None
-    estimate: object = None  # pace.Estimate while playing with enough hands, else None
+    winner: Player | None
+    estimate: pace.Estimate | None = None  # while playing with enough hands
     lagging: bool = False  # far behind the other tables' pace (pace.lagging)
 
     @property
-    def needs_attention(self):
+    def needs_attention(self) -> bool:
         return self.call is not None or bool(self.tied) or self.silent or self.lagging
 
     @property
-    def status(self):
+    def status(self) -> str:
         if self.needs_attention:
             return "attention"
         return "finished" if self.is_over else "playing"
@@ -73,9 +75,9 @@ class DashboardTable:
 
 @dataclass(frozen=True)
 class Dashboard:
-    levels: tuple  # every level of the tournament, in order
-    level: object  # the current (last) Level, or None before the first draw
-    tables: tuple  # DashboardTable: those needing the TD first, then playing, then finished
+    levels: tuple[Level, ...]  # every level of the tournament, in order
+    level: Level | None  # the current (last) level, or None before the first draw
+    tables: tuple[DashboardTable, ...]  # needing the TD first, then playing, then finished
     players: int  # registered players (not withdrawn)
     finished: int
     calls: int
@@ -83,26 +85,26 @@ class Dashboard:
     silent: int
     # Open TableCalls at tables not in `tables` (a closed level, a redrawn table), with
     # table.level and table.draw, the longest waiting first: shown until the TD clears them.
-    calls_elsewhere: tuple = ()
+    calls_elsewhere: tuple[TableCall, ...] = ()
     lagging: int = 0
-    drawn_at: object = None  # the current draw's time
+    drawn_at: datetime | None = None  # the current draw's time
     # When its seating was released (play starts: the level's clock runs from it); None
     # while the draw is held, and the clock waits.
-    released_at: object = None
+    released_at: datetime | None = None
     level_minutes: int = 0  # the level's clock: minutes since released_at
-    level_end: object = None  # pace.Range once every playing table has an estimate
-    tournament_end: object = None  # pace.Range from the second level on
+    level_end: pace.Range | None = None  # once every playing table has an estimate
+    tournament_end: pace.Range | None = None  # from the second level on
 
     @property
-    def playing_numbers(self):
+    def playing_numbers(self) -> list[int]:
         return sorted(t.table.number for t in self.tables if not t.is_over)
 
     @property
-    def all_over(self):
+    def all_over(self) -> bool:
         return bool(self.tables) and all(t.is_over for t in self.tables)
 
     @property
-    def alerts(self):
+    def alerts(self) -> tuple["Alert", ...]:
         """The open alerts, in the "needs a look" order: calls (those at tables out of play
         first, the longest waiting), then ties, then silent tables. Nothing is read: a
         handled one (call cleared, tie settled, hand recorded) is simply no longer here."""
@@ -116,7 +118,7 @@ class Dashboard:
         ]
         found += [
             Alert(
-                f"silent-{r.table.pk}-{int(r.quiet_since.timestamp())}",
+                f"silent-{r.table.pk}-{int(_quiet_since(r).timestamp())}",
                 "silent",
                 r.table,
                 minutes=r.minutes_quiet,
@@ -128,12 +130,12 @@ class Dashboard:
         return tuple(found)
 
     @property
-    def held(self):
+    def held(self) -> bool:
         """The level's draw waits for the TD's "Release the seating": nobody else sees it."""
         return bool(self.tables) and self.tables[0].table.draw.released_at is None
 
     @property
-    def released_later(self):
+    def released_later(self) -> bool:
         """The seating was held and released a minute or more after the draw: the clock
         says it runs from the release, not the draw."""
         if self.released_at is None or self.drawn_at is None:
@@ -141,7 +143,7 @@ class Dashboard:
         return self.released_at - self.drawn_at >= timedelta(minutes=1)
 
     @property
-    def hands_done(self):
+    def hands_done(self) -> bool:
         """Every table is over or tied for first: closing the level is up to the TD now."""
         return bool(self.tables) and all(t.is_over or t.tied for t in self.tables)
 
@@ -157,12 +159,12 @@ class Alert:
 
     key: str
     kind: str  # "call", "tie" or "silent"
-    table: object  # Table, with its level and draw
-    call: object = None  # the TableCall of a "call"
+    table: Table  # with its level and draw
+    call: TableCall | None = None  # of a "call"
     minutes: int = 0  # of a "silent": minutes since the last hand (or the release)
 
 
-def live_revision(tournament_id, now):
+def live_revision(tournament_id: int, now: datetime) -> str | None:
     """What the TD's live regions show (the dashboard's, the alerts bar): the tournament's
     revision token and the current minute (so that "minutes since the last hand" and the
     silent tables stay fresh). None when the tournament does not exist."""
@@ -175,7 +177,7 @@ def live_revision(tournament_id, now):
 ORDERS = ("attention", "number")  # "needs a look" first (the default), or by table number
 
 
-def _dashboard_order(row):
+def _dashboard_order(row: DashboardTable) -> tuple[int, int, float, int]:
     """The "needs a look" order: calls first (the longest waiting first), then ties, then
     silent tables (the quietest first), then lagging ones (the latest estimated finish
     first), then tables playing, then finished ones; by number within each."""
@@ -184,22 +186,31 @@ def _dashboard_order(row):
     if row.tied:
         return (0, 1, 0, row.table.number)
     if row.silent:
-        return (0, 2, row.quiet_since.timestamp(), row.table.number)
+        return (0, 2, _quiet_since(row).timestamp(), row.table.number)
     if row.lagging:
-        return (0, 3, -row.estimate.latest.timestamp(), row.table.number)
+        # Lagging: it has an estimate; not on hold (a call or a silence came first): a latest.
+        latest = row.estimate.latest if row.estimate is not None else None
+        assert latest is not None, "a lagging table's estimate has a latest"
+        return (0, 3, -latest.timestamp(), row.table.number)
     return (1 if not row.is_over else 2, 0, 0, row.table.number)
 
 
-def hand_times(table_ids):
+def _quiet_since(row: DashboardTable) -> datetime:
+    """A silent table's quiet time's start: a table is silent only once released."""
+    assert row.quiet_since is not None, "a silent table has a quiet_since"
+    return row.quiet_since
+
+
+def hand_times(table_ids: Iterable[int]) -> dict[int, list[datetime]]:
     """Every hand's time at these tables, in hand order: one query, whatever the tables."""
-    times = {table_id: [] for table_id in table_ids}
+    times: dict[int, list[datetime]] = {table_id: [] for table_id in table_ids}
     rows = Hand.objects.filter(table_id__in=table_ids).order_by("table_id", "number")
     for table_id, created_at in rows.values_list("table_id", "created_at"):
         times[table_id].append(created_at)
     return times
 
 
-def play_started(draw):
+def play_started(draw: Draw) -> datetime | None:
     """When play could start at a draw's tables: its release (never before the draw
     itself), or None while it is held."""
     if draw.released_at is None:
@@ -207,7 +218,7 @@ def play_started(draw):
     return max(draw.created_at, draw.released_at)
 
 
-def changeover(levels):
+def changeover(levels: Sequence[Level]) -> timedelta:
     """The mean time from a level's close to the release of the next level's seating (play
     starts there; a held draw's wait is part of it), zero before any. A level is read with
     its current draw's `released_at` (see `dashboard`); a level still held is left out, its
@@ -220,9 +231,17 @@ def changeover(levels):
     return sum(gaps, timedelta()) / len(gaps) if gaps else timedelta()
 
 
-def _dashboard_table(table, tournament, now, call, times):
+def _dashboard_table(
+    table: Table,
+    tournament: Tournament,
+    now: datetime,
+    call: TableCall | None,
+    times: list[datetime],
+) -> DashboardTable:
     seats = list(table.seats.all())
-    settled = table.settlements[0].winner_id if table.settlements else None
+    # `settlements`: prefetched by `dashboard` (to_attr), newest first.
+    settlements = table.settlements  # type: ignore[attr-defined]
+    settled = settlements[0].winner_id if settlements else None
     settled_seat = next((s.id for s in seats if s.player_id == settled), None)
     state = conclude_table(
         table,
@@ -290,7 +309,7 @@ def _dashboard_table(table, tournament, now, call, times):
     )
 
 
-def _with_lagging(rows):
+def _with_lagging(rows: Iterable[DashboardTable]) -> list[DashboardTable]:
     """Flag the tables far behind the others' pace (pace.lagging)."""
     paces = [(row, row.estimate.pace if row.estimate else None) for row in rows]
     flagged = []
@@ -300,7 +319,14 @@ def _with_lagging(rows):
     return flagged
 
 
-def _estimates(rows, levels, level, tournament, times, now):
+def _estimates(
+    rows: Sequence[DashboardTable],
+    levels: Sequence[Level],
+    level: Level,
+    tournament: Tournament,
+    times: Mapping[int, list[datetime]],
+    now: datetime,
+) -> tuple[pace.Range | None, pace.Range | None]:
     """The level's end (its slowest table's) and, from the second level on, the
     tournament's (pace.tournament_end with the room's pooled hand times)."""
     playing = [row for row in rows if not row.is_over]
@@ -322,7 +348,9 @@ def _estimates(rows, levels, level, tournament, times, now):
     return level_range, tournament_range
 
 
-def dashboard(tournament, *, now=None, order="attention"):
+def dashboard(
+    tournament: Tournament, *, now: datetime | None = None, order: str = "attention"
+) -> Dashboard:
     """The TD's live view of the current level: 2 queries before the first draw, 7 after,
     whatever the number of tables. `order`: "attention" (needs a look first) or "number".
 
@@ -343,7 +371,9 @@ def dashboard(tournament, *, now=None, order="attention"):
     )
     players = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True).count()
     level = levels[-1] if levels else None
-    rows = calls_elsewhere = ()
+    rows: tuple[DashboardTable, ...] = ()
+    calls_elsewhere: tuple[TableCall, ...] = ()
+
     drawn_at = released_at = level_range = tournament_range = None
     if level is not None:
         level.tournament = tournament

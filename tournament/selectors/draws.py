@@ -1,6 +1,8 @@
 """The TD's draw pages: preview, a level's draws and seating."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Exists, OuterRef, Prefetch
 
@@ -11,21 +13,23 @@ from tournament.models import (
     Player,
     Seat,
     Table,
+    TableCall,
+    Tournament,
     shown_draw,
 )
 from tournament.rules.seating import table_sizes
-from tournament.selectors.dashboard import dashboard
+from tournament.selectors.dashboard import Dashboard, DashboardTable, dashboard
 from tournament.selectors.tables import seats_with_players
 
 
 @dataclass(frozen=True)
 class DrawPreview:
     players: int  # players who would be drawn: registered, not withdrawn, not disqualified
-    table_sizes: tuple  # the tables the draw makes, e.g. (3, 3, 2, 2); () below 2 players
+    table_sizes: tuple[int, ...]  # the tables the draw makes, e.g. (3, 3, 2, 2); () below 2
     drawn: bool  # the first level is drawn already
 
 
-def draw_preview(tournament):
+def draw_preview(tournament: Tournament) -> DrawPreview:
     """What drawing the first level would make: 2 queries."""
     count = Player.objects.filter(
         tournament=tournament, withdrawn_at__isnull=True, disqualified=False
@@ -38,7 +42,7 @@ def draw_preview(tournament):
     )
 
 
-def level_with_held(tournament, number):
+def level_with_held(tournament: Tournament, number: int) -> Level | None:
     """The tournament's level of this number, with `held` (its current draw is not yet
     released to the room) in the same query; None if it has none."""
     held = Draw.objects.current().filter(level=OuterRef("pk"), released_at__isnull=True)
@@ -52,7 +56,7 @@ def level_with_held(tournament, number):
     return level
 
 
-def level_draws(level):
+def level_draws(level: Level) -> list[Draw]:
     """Every draw of a level, newest first, with who made it, its tables, seats and
     players: 3 queries. The first is the current draw, the others were superseded."""
     return list(
@@ -73,13 +77,13 @@ class LevelPage:
     the TD may still do."""
 
     current: Draw
-    history: list  # (superseded draw, the draw that replaced it), newest first
+    history: list[tuple[Draw, Draw]]  # (superseded draw, the draw that replaced it), newest first
     started: bool  # a hand is recorded at one of its tables: the draw is locked (rules §1)
     locked: bool  # started, or the level is closed
     can_advance: bool  # open, the tournament not finished, and every table over
 
 
-def level_page(tournament, level):
+def level_page(tournament: Tournament, level: Level) -> LevelPage:
     """The level page's draws and what they allow: 3 queries (`level_draws`)."""
     draws = level_draws(level)
     current, superseded = draws[0], draws[1:]
@@ -96,7 +100,7 @@ def level_page(tournament, level):
     )
 
 
-def level_seating(level):
+def level_seating(level: Level) -> list[Seat]:
     """The seats of a level's current draw, with player and table, sorted by the
     player's name the Swedish way (Å, Ä, Ö after Z): 1 query."""
     seats = (
@@ -112,12 +116,12 @@ def level_seating(level):
 class RoomSeating:
     """The seating as the room's projector shows it: nothing of a draw not yet released."""
 
-    seats: list  # by the player's name (Swedish order); [] while the draw is held
+    seats: list[Seat]  # by the player's name (Swedish order); [] while the draw is held
     held: bool  # the level's current draw is not released to the room (§5)
     table_count: int
 
 
-def room_seating(level):
+def room_seating(level: Level) -> RoomSeating:
     """The level's seating for the room: 1 query (`level_seating`)."""
     seats = level_seating(level)
     held = bool(seats) and not shown_draw(seats[0].draw)
@@ -126,7 +130,7 @@ def room_seating(level):
     return RoomSeating(seats, held, len({seat.table_id for seat in seats}))
 
 
-def seats_by_name(tables):
+def seats_by_name(tables: Iterable[Table]) -> list[Seat]:
     """The seats of `tables` (prefetched with their players) by the player's name, the
     Swedish way: no query."""
     seats = [seat for table in tables for seat in table.seats.all()]
@@ -137,32 +141,32 @@ def seats_by_name(tables):
 class LevelCloseReview:
     """What closing the current level would do, and what still blocks it."""
 
-    board: object  # the Dashboard of the tournament (its level, tables and calls)
-    calls: tuple  # every open TableCall of the tournament, the longest waiting first
-    ties: tuple  # DashboardTable rows tied for first after their required hands
-    playing: tuple  # DashboardTable rows still short of their required hands
-    winners: tuple  # Players who won their table and may play on, by table number
+    board: Dashboard  # the tournament's level, tables and calls
+    calls: tuple[TableCall, ...]  # every open call of the tournament, the longest waiting first
+    ties: tuple[DashboardTable, ...]  # rows tied for first after their required hands
+    playing: tuple[DashboardTable, ...]  # rows still short of their required hands
+    winners: tuple[Player, ...]  # who won their table and may play on, by table number
 
     @property
-    def level(self):
+    def level(self) -> Level | None:
         return self.board.level
 
     @property
-    def blocked(self):
+    def blocked(self) -> bool:
         """Open calls and unsettled ties block closing, as do tables still playing."""
         return bool(self.calls or self.ties or self.playing)
 
     @property
-    def finishes(self):
+    def finishes(self) -> bool:
         """Closing names the champion (or finishes without one) instead of drawing on."""
         return len(self.winners) <= 1
 
     @property
-    def champion(self):
+    def champion(self) -> Player | None:
         return self.winners[0] if len(self.winners) == 1 else None
 
 
-def level_close_review(tournament, *, now=None):
+def level_close_review(tournament: Tournament, *, now: datetime | None = None) -> LevelCloseReview:
     """The confirmation page of closing the current level: the dashboard's 6 queries."""
     board = dashboard(tournament, now=now)
     by_number = sorted(board.tables, key=lambda row: row.table.number)

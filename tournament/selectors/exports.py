@@ -2,10 +2,11 @@
 
 from tournament.models import (
     HandResult,
+    Tournament,
 )
 
 
-def tournament_hand_results(tournament):
+def tournament_hand_results(tournament: Tournament) -> list[HandResult]:
     """Every player's line of every current hand version of the tournament, for the hands
     CSV: 1 query at any size.
 
@@ -27,8 +28,15 @@ def tournament_hand_results(tournament):
             "seat__position",
         )
     )
-    names = {(r.version_id, r.seat.position): r.seat.player.name for r in results}
+    names: dict[tuple[int, int | None], str] = {
+        (r.version_id, r.seat.position): r.seat.player.name for r in results
+    }
+
     for result in results:
         hand = result.version.hand
-        result.dealer_name = names.get((result.version_id, hand.dealer_position), "")
+        # Read by the hands CSV beside the columns: not a field of the model.
+        result.dealer_name = names.get(  # type: ignore[attr-defined]
+            (result.version_id, hand.dealer_position), ""
+        )
+
     return results

@@ -6,17 +6,25 @@ Nothing is written: the rules are `scoring`'s (`score_hand` for the players,
 `settle_pair` for each pair's breakdown); this module only names and orders them.
 """
 
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import parse_boards, score_hand
+from scoring import Rules, parse_boards, score_hand
 from scoring.boards import ROWS
-from scoring.settle import evaluate_board, settle_pair
+from scoring.settle import RowValues, evaluate_board, settle_pair
+from tournament.models import Seat, Table
+from tournament.selectors.card import Card
+from tournament.selectors.hands import LastHand
 from tournament.selectors.score_card import RowView, card_views
 from tournament.services.hands import scoring_board
 from tournament.tables.state import history_state
+
+# One player's board as typed: {"front": "Qs Qh 7d", "middle": ..., "back": ...}.
+type BoardText = Mapping[str, str]
 
 ROW_LABELS = {
     "front": gettext_lazy("Front"),
@@ -34,7 +42,7 @@ class PlayerPreview:
     points: int
     fouled: bool
     royalties: int
-    rows: tuple  # score_card.RowView: cards, category, royalty
+    rows: tuple[RowView, ...]  # cards, category, royalty
     in_fantasyland: bool  # played this hand in Fantasyland
     fantasyland_next: bool  # plays the next hand in Fantasyland
     # A fix of a recorded hand: the points and Fantasyland of the version it replaces.
@@ -42,15 +50,15 @@ class PlayerPreview:
     was_fantasyland_next: bool | None = None
 
     @property
-    def no_longer_goes_to_fantasyland(self):
+    def no_longer_goes_to_fantasyland(self) -> bool:
         return bool(self.was_fantasyland_next) and not self.fantasyland_next
 
     @property
-    def stays_in_fantasyland(self):
+    def stays_in_fantasyland(self) -> bool:
         return self.in_fantasyland and self.fantasyland_next
 
     @property
-    def goes_to_fantasyland(self):
+    def goes_to_fantasyland(self) -> bool:
         return self.fantasyland_next and not self.in_fantasyland
 
 
@@ -60,7 +68,7 @@ class RowDuel:
     winner: str | None  # the name of the player who wins the row; None: even
 
     @property
-    def label(self):
+    def label(self) -> Promise:
         return ROW_LABELS[self.name]
 
 
@@ -75,8 +83,8 @@ class PairPreview:
 
     winner: str
     loser: str
-    rows: tuple  # RowDuel
-    fouled: tuple  # the names of the fouled players of the pair
+    rows: tuple[RowDuel, ...]
+    fouled: tuple[str, ...]  # the names of the fouled players of the pair
     row_points: int
     bonus: int
     foul_points: int
@@ -86,13 +94,13 @@ class PairPreview:
     method: str  # "1-6" (the bonus is a scoop) or "2-4" (the bonus is for most rows)
 
     @property
-    def royalty_points(self):
+    def royalty_points(self) -> int:
         return self.winner_royalties - self.loser_royalties
 
     @property
-    def details(self):
+    def details(self) -> list[str]:
         """How the points come about, to be read out: ["rows +3", "scoop +3", ...]."""
-        parts = []
+        parts: list[str] = []
         if len(self.fouled) == 2:
             parts.append(_("Both fouled: they score nothing against each other."))
         elif self.fouled:
@@ -119,23 +127,23 @@ class PairPreview:
         return parts
 
     @property
-    def even(self):
+    def even(self) -> bool:
         return self.points == 0
 
 
 @dataclass(frozen=True)
 class Preview:
-    players: tuple  # PlayerPreview, in seat order
-    pairs: tuple  # PairPreview
+    players: tuple[PlayerPreview, ...]  # in seat order
+    pairs: tuple[PairPreview, ...]
     method: str  # "1-6" (a scoop: +3) or "2-4" (the majority of rows: +1)
-    hidden: tuple  # (input name, card codes) for the Confirm form
+    hidden: tuple[tuple[str, str], ...]  # (input name, card codes) for the Confirm form
 
     @property
-    def fantasyland_next(self):
+    def fantasyland_next(self) -> list[str]:
         return [p.name for p in self.players if p.fantasyland_next]
 
 
-def _pair(a_name, a, b_name, b, method):
+def _pair(a_name: str, a: RowValues, b_name: str, b: RowValues, method: str) -> PairPreview:
     """PairPreview of two evaluated boards (scoring.settle.RowValues), the winner first."""
     settled = settle_pair(a, b, method)
     if settled.points < 0:
@@ -157,7 +165,12 @@ def _pair(a_name, a, b_name, b, method):
     )
 
 
-def score_preview(names, boards, fantasyland, rules):
+def score_preview(
+    names: Sequence[str],
+    boards: Sequence[BoardText],
+    fantasyland: Sequence[tuple[bool, int]],
+    rules: Rules,
+) -> tuple[list[PlayerPreview], list[PairPreview]]:
     """The scored hand, recorded nowhere (a pure function, no database).
 
     `names` and `boards` ({"front": "Qs Qh 7d", ...}) are in seat order;
@@ -199,7 +212,12 @@ def score_preview(names, boards, fantasyland, rules):
     return players, pairs
 
 
-def preview_boards(seats, boards, fantasyland, rules):
+def preview_boards(
+    seats: Sequence[Seat],
+    boards: Mapping[int, BoardText],
+    fantasyland: Sequence[tuple[bool, int]],
+    rules: Rules,
+) -> Preview:
     """The scored hand of `boards` ({position: {"front": ...}}) at these seats, recorded
     nowhere; `fantasyland` gives each seat's (in Fantasyland, streak) for the hand."""
     players, pairs = score_preview(
@@ -217,7 +235,7 @@ def preview_boards(seats, boards, fantasyland, rules):
     return Preview(tuple(players), tuple(pairs), rules.method, tuple(hidden))
 
 
-def preview_hand(card, boards):
+def preview_hand(card: Card, boards: Mapping[int, BoardText]) -> Preview:
     """The scored hand of `boards` as the next hand at this card's table (nothing recorded)."""
     state = card.state
     return preview_boards(
@@ -231,7 +249,7 @@ def preview_hand(card, boards):
     )
 
 
-def preview_fix(table, last, boards):
+def preview_fix(table: Table, last: LastHand, boards: Mapping[int, BoardText]) -> Preview:
     """The fixed hand (`last`: selectors.hands.LastHand) scored with the hand's own
     Fantasyland, as correct_hand scores it, each player beside the points and Fantasyland
     of the version it replaces."""
@@ -267,7 +285,9 @@ class FixReadbackLine:
     fantasyland: bool
 
 
-def fix_readback(last, points, fantasyland):
+def fix_readback(
+    last: LastHand, points: Mapping[int, int], fantasyland: Collection[int]
+) -> list[FixReadbackLine]:
     """A fix by points (`points` {position: points}, `fantasyland` the positions that go)
     read back beside the last hand as it stands."""
     return [
@@ -291,7 +311,9 @@ class ReadbackLine:
     fantasyland: bool
 
 
-def points_readback(seats, points, fantasyland):
+def points_readback(
+    seats: Sequence[Seat], points: Mapping[int, int], fantasyland: Collection[int]
+) -> list[ReadbackLine]:
     """What is read out to the table: each player's points (`points` {position: points}),
     and who goes to Fantasyland (`fantasyland`, the positions that go)."""
     return [

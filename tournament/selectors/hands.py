@@ -3,7 +3,7 @@ revisor's fix reads it."""
 
 from dataclasses import dataclass
 
-from tournament.models import Hand, HandResult, HandVersion
+from tournament.models import Hand, HandResult, HandVersion, Seat, Table
 from tournament.selectors.tables import hand_history
 
 
@@ -15,7 +15,7 @@ class LastResult:
     fantasyland_next: bool
 
 
-def last_hands(table, count=5):
+def last_hands(table: Table, count: int = 5) -> tuple[list[int], dict[int, dict[int, LastResult]]]:
     """The table's last `count` hands as `table` was read: their numbers, oldest first, and
     each one's current results by seat id. 1 query: a table's hands are numbered from 1 to
     its `hands_played`, none missing (each is recorded as the one after the last), so the
@@ -23,7 +23,7 @@ def last_hands(table, count=5):
     model is made (3 queries and 30 models before, a fifth of a revisor's hand POST)."""
     last = table.hands_played
     numbers = list(range(max(1, last - count + 1), last + 1))
-    results = {number: {} for number in numbers}
+    results: dict[int, dict[int, LastResult]] = {number: {} for number in numbers}
     if numbers:
         rows = (
             HandResult.objects.filter(
@@ -39,7 +39,7 @@ def last_hands(table, count=5):
     return numbers, results
 
 
-def first_version(table, number):
+def first_version(table: Table, number: int) -> HandVersion | None:
     """The first version of the table's hand of this number (who recorded it and when),
     or None while it is not recorded: 1 query."""
     return (
@@ -55,18 +55,18 @@ class LastHand:
 
     hand: Hand
     version: HandVersion
-    results: list  # HandResult, with seat__player
+    results: list[HandResult]  # with seat__player
 
     @property
-    def seats(self):
+    def seats(self) -> list[Seat]:
         return [result.seat for result in self.results]
 
     @property
-    def in_fantasyland(self):
+    def in_fantasyland(self) -> dict[int, bool]:
         return {result.seat_id: result.in_fantasyland for result in self.results}
 
 
-def last_hand(table):
+def last_hand(table: Table) -> LastHand | None:
     """The table's last hand (the one the revisor may fix), or None before the first."""
     hand = Hand.objects.filter(table=table, number=table.hands_played).first()
     if hand is None:
@@ -82,20 +82,20 @@ class Correction:
     one's results, and whether its table still plays (a correction is made only then)."""
 
     hand: Hand
-    history: list  # HandVersion, with their results
+    history: list[HandVersion]  # with their results
     current: HandVersion
     in_play: bool  # the table's draw is current and its level open
 
     @property
-    def seats(self):
+    def seats(self) -> list[Seat]:
         return [result.seat for result in self.current.results.all()]
 
     @property
-    def fl_positions(self):
+    def fl_positions(self) -> list[int]:
         return [r.seat.position for r in self.current.results.all() if r.in_fantasyland]
 
 
-def hand_to_correct(table, number):
+def hand_to_correct(table: Table, number: int) -> Correction | None:
     """The table's hand of this number with its history, or None if it has none."""
     try:
         hand = Hand.objects.get(table=table, number=number)

@@ -2,13 +2,17 @@
 a table's on its public page. Stated as clock times, so that a page kept per token stays
 true while it is kept."""
 
+from datetime import datetime
+
 from django.utils import timezone
 
 from tournament.models import Hand
 from tournament.rules import pace
+from tournament.selectors.public import PublicLevel
+from tournament.selectors.score_card import ScoreCard
 
 
-def public_level_end(board, now=None):
+def public_level_end(board: PublicLevel, now: datetime | None = None) -> pace.Range | None:
     """The estimated end of a public_level board's level (its slowest table's), or None:
     the level is closed or over, or a table playing has too few hands. 1 query for every
     hand time of the tables playing, none when no table plays."""
@@ -16,8 +20,8 @@ def public_level_end(board, now=None):
     if not playing:
         return None
     now = now or timezone.now()
-    times = {table.pk: [] for table in playing}
-    fantasyland = {}
+    times: dict[int, list[datetime]] = {table.pk: [] for table in playing}
+    fantasyland: dict[int, int] = {}
     rows = (
         Hand.objects.filter(table_id__in=list(times))
         .order_by("table_id", "number")
@@ -39,7 +43,7 @@ def public_level_end(board, now=None):
     return pace.level_end([e for e in estimates if e is not None], len(playing))
 
 
-def public_table_end(card, now=None):
+def public_table_end(card: ScoreCard, now: datetime | None = None) -> pace.Estimate | None:
     """A table's estimated finish from its score card (its hands are read already: no
     query), or None once it is over, redrawn or closed, or before it has enough hands."""
     if card.state.is_over or card.redrawn or card.table.level.closed_at is not None:

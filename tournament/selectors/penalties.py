@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from tournament.models import Penalty, Seat
+from tournament.models import Penalty, Player, Seat, Table, Tournament
+from tournament.services.penalties import PenaltyCost
 from tournament.tables.state import cached_state, load_table
 
 
@@ -15,20 +16,21 @@ from tournament.tables.state import cached_state, load_table
 class OutcomeChange:
     winner_before: str | None  # the name of who wins the table now, if anyone
     winner_after: str | None  # ... and once the points are off, if anyone
-    tied_after: tuple = ()  # the names tied for first then, when no one wins
+    tied_after: tuple[str, ...] = ()  # the names tied for first then, when no one wins
 
     @property
-    def changes(self):
+    def changes(self) -> bool:
         return self.winner_before is not None and self.winner_after != self.winner_before
 
 
-def outcome_after_penalty(table, player_id, points):
+def outcome_after_penalty(table: Table, player_id: int, points: int) -> OutcomeChange:
     """The table's winner before and after `points` more come off `player_id` there
     (`table.level.tournament` loaded): 2 queries, 3-4 while a lead is tied."""
     before, seats = cached_state(table)
     penalty = {s.id: s.penalty_points + (points if s.player_id == player_id else 0) for s in seats}
     after, _ = cached_state(table, seats, penalty_points=penalty)
-    names = {s.id: s.player.name for s in seats}
+    names: dict[int | None, str] = {s.id: s.player.name for s in seats}
+
     return OutcomeChange(
         winner_before=names.get(before.winner_seat_id),
         winner_after=names.get(after.winner_seat_id),
@@ -36,7 +38,7 @@ def outcome_after_penalty(table, player_id, points):
     )
 
 
-def tournament_penalty(tournament, penalty_id):
+def tournament_penalty(tournament: Tournament, penalty_id: int) -> Penalty | None:
     """One penalty of this tournament with its player, table, level and who gave and
     rescinded it, or None: 1 query."""
     return (
@@ -46,7 +48,7 @@ def tournament_penalty(tournament, penalty_id):
     )
 
 
-def tournament_penalties(tournament):
+def tournament_penalties(tournament: Tournament) -> list[Penalty]:
     return list(
         Penalty.objects.filter(tournament=tournament)
         .select_related("player", "table__level", "created_by", "rescinded_by")
@@ -54,7 +56,7 @@ def tournament_penalties(tournament):
     )
 
 
-def cost_text(cost):
+def cost_text(cost: PenaltyCost) -> str:
     """The cost of a penalty in words: "2nd warning: 35 points", "3rd warning: disqualified"."""
     number, points = cost.warning_number, cost.points
     if cost.disqualifies:
@@ -81,7 +83,7 @@ class PenaltyConfirmation:
     outcome: OutcomeChange | None  # only when points come off and he is not disqualified
 
 
-def penalty_confirmation(table, player, cost):
+def penalty_confirmation(table: Table, player: Player, cost: PenaltyCost) -> PenaltyConfirmation:
     """The confirmation's facts of giving `player` (seated at `table`) a penalty of `cost`."""
     seat = next((s for s in table.seats.all() if s.player_id == player.pk), None)
     outcome = None

@@ -2,9 +2,11 @@
 tournament/rules/payouts.py's; here, who pays and the standings it is applied to."""
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from tournament.models import Player
+from tournament.models import Player, Tournament
 from tournament.rules.payouts import (
     PlacePrize,
     payout_table,
@@ -12,6 +14,7 @@ from tournament.rules.payouts import (
     standard_shares,
     standing_prizes,
 )
+from tournament.selectors.standings import Standing
 
 
 @dataclass(frozen=True)
@@ -24,38 +27,43 @@ class PrizeFigures:
     added_money: int
     paying: int  # players registered and not withdrawn (rules/payouts.py)
     pool: int
-    shares: tuple  # basis points, 1st first: the TD's, or the standard for the field
+    shares: tuple[int, ...]  # basis points, 1st first: the TD's, or the standard for the field
     standard: bool  # the shares are the standard structure for the field's size
     unit: int  # each prize rounded down to this
-    places: list  # PlacePrize, 1st first
+    places: list[PlacePrize]  # 1st first
 
     @property
-    def any(self):
+    def any(self) -> bool:
         """Whether there is anything to pay out (a buy-in or added money)."""
         return self.pool > 0
 
     @property
-    def fee_total(self):
+    def fee_total(self) -> int:
         """What the organiser keeps."""
         return self.paying * self.fee
 
     @property
-    def net_buy_in(self):
+    def net_buy_in(self) -> int:
         """What each buy-in puts into the pool."""
         return self.buy_in - self.fee
 
     @property
-    def buy_ins_total(self):
+    def buy_ins_total(self) -> int:
         """What the buy-ins put into the pool, all together."""
         return self.paying * self.net_buy_in
 
 
-def paying_players(tournament):
+def paying_players(tournament: Tournament) -> int:
     """Players registered and not withdrawn: each has paid his buy-in. 1 query."""
     return Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True).count()
 
 
-def prize_figures(tournament, paying=None, *, settings=None):
+def prize_figures(
+    tournament: Tournament,
+    paying: int | None = None,
+    *,
+    settings: Mapping[str, Any] | None = None,
+) -> PrizeFigures:
     """The pool and each place's prize for `paying` players (by default those of the
     tournament now: 1 query), from the tournament's prize settings or `settings` (a dict
     of Tournament.PRIZE_SETTINGS, e.g. a form's values not saved yet)."""
@@ -63,7 +71,8 @@ def prize_figures(tournament, paying=None, *, settings=None):
         paying = paying_players(tournament)
     values = settings or {}
 
-    def value(name):
+    # Any: a setting is a field of the tournament or a form's cleaned value, by name.
+    def value(name: str) -> Any:
         return values[name] if name in values else getattr(tournament, name)
 
     pool = prize_pool(
@@ -94,24 +103,26 @@ class PoolChange:
     after: PrizeFigures
 
     @property
-    def any(self):
+    def any(self) -> bool:
         return self.before.any or self.after.any
 
 
-def pool_change(tournament, paying, change):
+def pool_change(tournament: Tournament, paying: int, change: int) -> PoolChange:
     """The figures now (`paying` players) and with `change` players more (or fewer)."""
     return PoolChange(
         prize_figures(tournament, paying), prize_figures(tournament, max(0, paying + change))
     )
 
 
-def standings_final(tournament, rows):
+def standings_final(tournament: Tournament, rows: Sequence[Standing]) -> bool:
     """Whether the standings are final: the tournament is finished, or its champion is
     known (the final table is over, before the TD closes its level)."""
     return tournament.finished_at is not None or any(row.status == "champion" for row in rows)
 
 
-def with_prizes(tournament, rows, figures=None):
+def with_prizes(
+    tournament: Tournament, rows: Sequence[Standing], figures: PrizeFigures | None = None
+) -> list[Standing]:
     """The standings (`selectors.standings`) with each line's `prize` once they are final
     and there is a pool; as they are otherwise. No query: every line of the standings is
     a player registered and not withdrawn, that is, one who paid."""
@@ -128,17 +139,17 @@ class PrizedStandings:
     """The standings with their prizes, for a page: `rows` (each with its `prize` once
     final), the tournament's `figures`, and whether the standings are `final`."""
 
-    rows: list
+    rows: list[Standing]
     figures: PrizeFigures
     final: bool
 
     @property
-    def shown(self):
+    def shown(self) -> bool:
         """Whether the standings show a prize column: final, with a pool."""
         return self.final and self.figures.any
 
 
-def prized_standings(tournament, rows):
+def prized_standings(tournament: Tournament, rows: Sequence[Standing]) -> PrizedStandings:
     """`rows` (selectors.standings) with their prizes: no query."""
     figures = prize_figures(tournament, len(rows))
     return PrizedStandings(

@@ -1,6 +1,8 @@
 """The public pages (/t/...): light reads for a room of phones."""
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils import timezone
 
@@ -11,12 +13,13 @@ from tournament.models import (
     Penalty,
     Player,
     Seat,
+    Table,
     Tournament,
     seat_standing,
     shown_draw,
 )
 from tournament.selectors.announcements import announcement_of, with_announcement
-from tournament.selectors.standings import standings
+from tournament.selectors.standings import Standing, standings
 from tournament.selectors.tables import alone_in_draw
 from tournament.selectors.td_words import blank_td_words, without_td_words
 from tournament.selectors.tokens import join_tournament_token, open_tables_revision
@@ -26,8 +29,12 @@ from tournament.selectors.tokens import join_tournament_token, open_tables_revis
 # mostly from the caches the services keep on tables and seats (totals, places, hands
 # played and required, Fantasyland, winner), never walking a table's history.
 
+# A seat as `public_level` reads it: the values of `_PUBLIC_SEAT_FIELDS` (then
+# `_with_standing`'s layout), mixed types by index as the ORM's values_list gives them.
+type _SeatRow = tuple[Any, ...]
 
-def public_tournament(tournament_id):
+
+def public_tournament(tournament_id: int) -> Tournament | None:
     """The tournament with its revision token (`.token`, the same as `revision_token`) and
     its standing announcement (`.announcement`), read together in 1 query: the token is
     never newer than what the page then reads. None when there is no such tournament.
@@ -44,7 +51,11 @@ def public_tournament(tournament_id):
     if not found:
         return None
     tournament = found[0]
-    tournament.token = join_tournament_token(tournament.revision, tournament.open_tables_revision)
+    # Not fields: read with the tournament for its pages (`.token`, `.announcement`).
+    tournament.token = join_tournament_token(  # type: ignore[attr-defined]
+        tournament.revision, tournament.open_tables_revision
+    )
+
     announcement_of(tournament)
     return tournament
 
@@ -74,61 +85,61 @@ class PublicSeat:
 class PublicTable:
     pk: int
     number: int
-    seats: tuple  # PublicSeat, in seat order
+    seats: tuple[PublicSeat, ...]  # in seat order
     hands_played: int
     required_hands: int
     is_over: bool
-    winner: object  # PublicName or None
+    winner: PublicName | None
     tied: bool  # the required hands are played and players are tied for first: plays on
 
     @property
-    def started(self):
+    def started(self) -> bool:
         return self.hands_played > 0
 
     @property
-    def fantasyland(self):
+    def fantasyland(self) -> tuple[PublicName, ...]:
         """Players who play the next hand in Fantasyland."""
         return tuple(s.player for s in self.seats if s.in_fantasyland)
 
 
 @dataclass(frozen=True)
 class PublicLevel:
-    levels: tuple  # every Level of the tournament, in order
-    level: object  # the Level shown (the current, last one by default), None before the draw
-    tables: tuple  # PublicTable, by number
+    levels: tuple[Level, ...]  # every level of the tournament, in order
+    level: Level | None  # the one shown (the current, last one by default), None before the draw
+    tables: tuple[PublicTable, ...]  # by number
     # Closed as the room sees it: the next level's draw is shown, or the tournament is over.
     # A level the TD closed while he holds the next draw is not: its winners still wait for
     # that draw, and the room sees the close and the new seating at the release.
     closed: bool = False
 
     @property
-    def is_current(self):
+    def is_current(self) -> bool:
         return self.level is not None and self.level == self.levels[-1]
 
     @property
-    def over(self):
+    def over(self) -> tuple[PublicTable, ...]:
         return tuple(t for t in self.tables if t.is_over)
 
     @property
-    def playing(self):
+    def playing(self) -> tuple[PublicTable, ...]:
         return tuple(t for t in self.tables if not t.is_over)
 
     @property
-    def advanced(self):
+    def advanced(self) -> tuple[PublicName, ...]:
         """The winners of the finished tables, by table number."""
         return tuple(t.winner for t in self.tables if t.is_over and t.winner is not None)
 
     @property
-    def final(self):
+    def final(self) -> bool:
         """The level plays one table: its winner is the champion."""
         return len(self.tables) == 1
 
     @property
-    def players(self):
+    def players(self) -> int:
         return sum(len(t.seats) for t in self.tables)
 
     @property
-    def in_fantasyland(self):
+    def in_fantasyland(self) -> int:
         return sum(len(t.fantasyland) for t in self.tables)
 
 
@@ -148,21 +159,23 @@ _PUBLIC_SEAT_FIELDS = (
 )
 
 
-def _with_standing(row):
+def _with_standing(row: _SeatRow) -> _SeatRow:
     """A row of `_PUBLIC_SEAT_FIELDS` with its table's seat caches replaced by the seat's
     total, place and Fantasyland: the layout `_public_table` reads (indexes 7 to 9)."""
     standing = seat_standing(row[7], row[6])
     return (*row[:7], standing["total"], standing["place"], standing["in_fantasyland"], *row[8:])
 
 
-def _public_table(row, seat_rows, level_open, final=False):
+def _public_table(
+    row: _SeatRow, seat_rows: Sequence[_SeatRow], level_open: bool, final: bool = False
+) -> PublicTable:
     """One table from its seats' rows (`_PUBLIC_SEAT_FIELDS`), in seat order.
 
     `final`: the level's only table, whose winner is the champion.
     """
     _, number, played, required, over, winner_id = row[:6]
 
-    def playing(seat):
+    def playing(seat: _SeatRow) -> bool:
         # Gone from the table (3rd warning here), or disqualified since (while it plays).
         return seat[10] is None and not (seat[13] and level_open)
 
@@ -198,7 +211,7 @@ def _public_table(row, seat_rows, level_open, final=False):
     )
 
 
-def public_level(tournament, number=None):
+def public_level(tournament: Tournament, number: int | None = None) -> PublicLevel:
     """A level's tables, players and totals from the caches: 2 queries at any size.
 
     `number` picks an earlier level; None (or a level that does not exist) the current
@@ -218,7 +231,7 @@ def public_level(tournament, number=None):
         .order_by("table__number", "position")
         .values_list(*_PUBLIC_SEAT_FIELDS)
     )
-    by_table = {}
+    by_table: dict[int, list[_SeatRow]] = {}
     for row in rows:
         by_table.setdefault(row[0], []).append(_with_standing(row))
     closed = level.closed_at is not None and (
@@ -237,25 +250,27 @@ class PublicPosition:
     """Where one player is: his seat in the latest level he plays, or how he went out."""
 
     player: Player
-    standing: object  # Standing, or None for a withdrawn player
-    seat: object  # his Seat (table and level loaded) in the latest level he was drawn into
+    standing: Standing | None  # None for a withdrawn player
+    seat: Seat | None  # (table and level loaded) in the latest level he was drawn into
     # "registered", "withdrawn", "seated", "waiting", "out", "champion", "disqualified"
     status: str
 
     @property
-    def table(self):
+    def table(self) -> Table | None:
         return self.seat.table if self.seat is not None else None
 
     @property
-    def level_number(self):
+    def level_number(self) -> int | None:
         return self.seat.table.level.number if self.seat is not None else None
 
     @property
-    def seat_number(self):
+    def seat_number(self) -> int | None:
         return self.seat.position + 1 if self.seat is not None else None
 
 
-def _position(player, standing, seat, tournament):
+def _position(
+    player: Player, standing: Standing | None, seat: Seat | None, tournament: Tournament
+) -> PublicPosition:
     if standing is not None and standing.status == "champion":
         status = "champion"
     elif player.disqualified:
@@ -273,10 +288,10 @@ def _position(player, standing, seat, tournament):
     return PublicPosition(player=player, standing=standing, seat=seat, status=status)
 
 
-def latest_seats(player_ids):
+def latest_seats(player_ids: Iterable[int]) -> dict[int, Seat]:
     """Each player's seat in the latest level of a current, released draw (its table and
     level loaded), by player id: 1 query."""
-    latest = {}
+    latest: dict[int, Seat] = {}
     for seat in (
         Seat.objects.current()
         .shown()
@@ -291,11 +306,17 @@ def latest_seats(player_ids):
 @dataclass(frozen=True)
 class PublicSearch:
     query: str
-    found: tuple  # PublicPosition, best matches first, at most search.MAX_RESULTS
+    found: tuple[PublicPosition, ...]  # best matches first, at most search.MAX_RESULTS
     more: bool  # more players matched than are listed
 
 
-def public_find(tournament, query, *, ranking=None, seats_of=latest_seats):
+def public_find(
+    tournament: Tournament,
+    query: str,
+    *,
+    ranking: Sequence[Standing] | None = None,
+    seats_of: Callable[[tuple[int, ...]], Mapping[int, Seat]] = latest_seats,
+) -> PublicSearch:
     """Where do I sit? The players whose name holds what was typed (accents optional),
     each with his table and seat or how he went out: 4 queries at any size.
 
@@ -317,7 +338,7 @@ def public_find(tournament, query, *, ranking=None, seats_of=latest_seats):
     )
 
 
-def _find_withdrawn(tournament, query):
+def _find_withdrawn(tournament: Tournament, query: str) -> PublicSearch:
     """Nobody in the standings by that name: a withdrawn player (a no-show withdrawn after
     the draw, say) is told so rather than not found. 1 query, only for such a search."""
     withdrawn = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=False)
@@ -333,21 +354,21 @@ def _find_withdrawn(tournament, query):
 @dataclass(frozen=True)
 class PublicPlayer:
     position: PublicPosition
-    seats: tuple  # his Seats, level by level (table and level loaded)
-    penalties: tuple  # his Penalties, in the order given (table and level loaded)
-    table_seats: tuple = ()  # every Seat of his latest table, by total (players loaded)
+    seats: tuple[Seat, ...]  # level by level (table and level loaded)
+    penalties: tuple[Penalty, ...]  # in the order given (table and level loaded)
+    table_seats: tuple[Seat, ...] = ()  # every seat of his latest table, by total (players)
 
     @property
-    def player(self):
+    def player(self) -> Player:
         return self.position.player
 
     @property
-    def warnings(self):
+    def warnings(self) -> int:
         """Warnings that count (not rescinded)."""
         return sum(1 for p in self.penalties if p.rescinded_at is None)
 
     @property
-    def points_deducted(self):
+    def points_deducted(self) -> int:
         return sum(p.points for p in self.penalties if p.rescinded_at is None)
 
 
@@ -357,9 +378,9 @@ class PlayerRecord:
     his penalties, and every seat of his latest table."""
 
     player: Player
-    seats: tuple  # his Seats, level by level (table and level loaded)
-    penalties: tuple  # his Penalties, in the order given (table and level loaded)
-    table_seats: tuple  # every Seat of his latest table, by total (players loaded)
+    seats: tuple[Seat, ...]  # level by level (table and level loaded)
+    penalties: tuple[Penalty, ...]  # in the order given (table and level loaded)
+    table_seats: tuple[Seat, ...]  # every seat of his latest table, by total (players loaded)
     # What it was read at: the tournament's revision and his latest table's ("7.12"), as
     # `revision_token(tournament, that table)` gives them; the tournament's alone ("7")
     # when he has no seat. Never newer than what it holds: the tournament's revision is
@@ -367,11 +388,11 @@ class PlayerRecord:
     read_at: str
 
     @property
-    def latest_table_id(self):
+    def latest_table_id(self) -> int | None:
         return self.seats[-1].table_id if self.seats else None
 
 
-def player_record(tournament, player_id):
+def player_record(tournament: Tournament, player_id: int) -> PlayerRecord | None:
     """A player's `PlayerRecord`: 3 queries. None when he is not of the tournament."""
     player = Player.objects.filter(pk=player_id, tournament=tournament).first()
     if player is None:
@@ -413,20 +434,27 @@ def player_record(tournament, player_id):
     )
 
 
-def withhold_held_tables(penalties):
+def withhold_held_tables[T: Iterable[Penalty]](penalties: T) -> T:
     """Penalties as the room may read them: one given at a table of a draw the TD holds
     (SHOWN_DRAW) keeps its level (`.held_level`) but not its table until the release, so
     that his page tells the player of his warning without showing where he will sit."""
     blank_td_words(penalty.table.draw for penalty in penalties if penalty.table is not None)
     for penalty in penalties:
-        penalty.held_level = None
+        # Not a field: what the player's page says of a penalty at a held table.
+        penalty.held_level = None  # type: ignore[attr-defined]
         if penalty.table is not None and not shown_draw(penalty.table.draw):
-            penalty.held_level = penalty.table.level.number
+            penalty.held_level = penalty.table.level.number  # type: ignore[attr-defined]
             penalty.table = None
     return penalties
 
 
-def public_player(tournament, player_id, *, ranking=None, record=None):
+def public_player(
+    tournament: Tournament,
+    player_id: int,
+    *,
+    ranking: Sequence[Standing] | None = None,
+    record: PlayerRecord | None = None,
+) -> PublicPlayer | None:
     """A player's tables level by level (table, place, points), his warnings and penalties
     and where he stands: 6 queries at any size (3 when `ranking`, the tournament's
     `standings`, is given; none more when `record`, his `player_record`, is). None when he

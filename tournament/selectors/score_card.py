@@ -1,7 +1,11 @@
 """A table's full score card (TD and public pages): every hand, version, penalty and total."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
+from django.db.models import Model, QuerySet
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from scoring.cards import card_suit, format_card, parse_card
@@ -18,6 +22,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
+from tournament.rules.table_fold import TableState
 from tournament.rules.warnings import DISQUALIFYING_WARNING
 from tournament.selectors.tables import alone_in_draw
 from tournament.selectors.td_words import blank_td_words, without_td_words
@@ -32,11 +37,11 @@ class CardView:
     suit: str
 
     @property
-    def red(self):
+    def red(self) -> bool:
         return self.suit in ("hearts", "diamonds")
 
 
-def _category_labels():
+def _category_labels() -> dict[str, Promise]:
     return {
         "high_card": _("high card"),
         "pair": _("pair"),
@@ -51,7 +56,7 @@ def _category_labels():
     }
 
 
-def _row_labels():
+def _row_labels() -> dict[str, Promise]:
     return {"front": _("Front"), "middle": _("Middle"), "back": _("Back")}
 
 
@@ -60,16 +65,16 @@ class RowView:
     """One row of a player's board in a hand entered as cards."""
 
     name: str  # "front", "middle", "back"
-    cards: tuple  # CardView
+    cards: tuple[CardView, ...]
     category: str  # "pair", "full_house"... ("" when not known)
     royalty: int
 
     @property
-    def label(self):
+    def label(self) -> str | Promise:
         return _row_labels().get(self.name, self.name)
 
     @property
-    def category_label(self):
+    def category_label(self) -> str | Promise:
         return _category_labels().get(self.category, "")
 
 
@@ -85,7 +90,7 @@ class ScoreCell:
     fantasyland_next: bool = False  # goes to (or stays in) Fantasyland after it
     fouled: bool | None = None
     royalties: int | None = None
-    rows: tuple = ()  # RowView, for a hand entered as cards
+    rows: tuple[RowView, ...] = ()  # for a hand entered as cards
 
 
 @dataclass(frozen=True)
@@ -102,11 +107,11 @@ class VersionView:
 
     version: int
     mode: str
-    created_at: object
+    created_at: datetime
     entered_by: str  # the user's name, or the revisor's label
     reason: str
     current: bool
-    cells: tuple  # VersionCell, in seat order
+    cells: tuple[VersionCell, ...]  # in seat order
 
 
 @dataclass(frozen=True)
@@ -119,18 +124,18 @@ class HandLine:
     version: int
     mode: str
     entered_by: str
-    created_at: object
-    cells: tuple  # ScoreCell, one per seat, in seat order
-    versions: tuple  # VersionView, oldest first
+    created_at: datetime
+    cells: tuple[ScoreCell, ...]  # one per seat, in seat order
+    versions: tuple[VersionView, ...]  # oldest first
 
     kind = "hand"
 
     @property
-    def corrected(self):
+    def corrected(self) -> bool:
         return self.version > 1
 
     @property
-    def has_cards(self):
+    def has_cards(self) -> bool:
         return self.mode == HandVersion.Mode.CARDS
 
 
@@ -139,12 +144,12 @@ class PenaltyLine:
     """A penalty that counts, on the score card after the hand it was given after."""
 
     penalty: Penalty
-    cells: tuple  # ScoreCell, one per seat (only the penalised player's has points)
+    cells: tuple[ScoreCell, ...]  # one per seat (only the penalised player's has points)
 
     kind = "penalty"
 
     @property
-    def disqualifies(self):
+    def disqualifies(self) -> bool:
         return self.penalty.warning_number == DISQUALIFYING_WARNING
 
 
@@ -166,125 +171,126 @@ class ScoreCard:
 
     table: Table
     tournament: Tournament
-    seats: list  # Seat with player, in seat order
-    state: object  # tournament.rules.table_fold.TableState
-    lines: list  # HandLine and PenaltyLine, in the order they happened
-    totals: list  # SeatTotal, in seat order
-    penalties: list  # every penalty of the table's players in the tournament (any table)
-    open_call: object  # TableCall or None
-    settlement: object  # the TieSettlement that decided the table, or None
+    seats: list[Seat]  # with player, in seat order
+    state: TableState
+    lines: list[HandLine | PenaltyLine]  # in the order they happened
+    totals: list[SeatTotal]  # in seat order
+    penalties: list[Penalty]  # every one of the table's players in the tournament (any table)
+    open_call: TableCall | None
+    settlement: TieSettlement | None  # the one that decided the table
     # The seats tied for first once the required hands are played, whether the TD has
     # settled the tie (`settlement`) or not (`state.tied_leader_ids`): a settled tie can
     # be decided again while the level is open.
-    tie_seat_ids: tuple = ()
+    tie_seat_ids: tuple[int, ...] = ()
 
     @property
-    def hands(self):
-        return [line for line in self.lines if line.kind == "hand"]
+    def hands(self) -> list[HandLine]:
+        return [line for line in self.lines if isinstance(line, HandLine)]
 
     @property
-    def hands_played(self):
+    def hands_played(self) -> int:
         return self.state.hands_played
 
     @property
-    def required_hands(self):
+    def required_hands(self) -> int:
         return self.state.required_hands
 
     @property
-    def min_hands(self):
+    def min_hands(self) -> int:
         return self.tournament.min_hands
 
     @property
-    def fantasyland_hands(self):
+    def fantasyland_hands(self) -> int:
         return self.state.required_hands - self.tournament.min_hands
 
     @property
-    def next_hand(self):
+    def next_hand(self) -> int:
         return self.state.hands_played + 1
 
     @property
-    def redrawn(self):
+    def redrawn(self) -> bool:
         return self.table.draw.superseded_at is not None
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
         return self.table.level.closed_at is not None
 
     @property
-    def in_play(self):
+    def in_play(self) -> bool:
         """Its results can still change: the table's draw is current and its level open."""
         return not self.redrawn and not self.closed
 
     @property
-    def accepts_hands(self):
+    def accepts_hands(self) -> bool:
         return self.in_play and not self.state.is_over
 
-    def _seat(self, seat_id):
+    def _seat(self, seat_id: int | None) -> Seat | None:
         return next((s for s in self.seats if s.id == seat_id), None)
 
     @property
-    def active_seats(self):
+    def active_seats(self) -> list[Seat]:
         return [s for s in self.seats if s.id in self.state.active_seat_ids]
 
     @property
-    def next_dealer(self):
+    def next_dealer(self) -> Seat | None:
         position = self.state.next_dealer_position
         return next((s for s in self.seats if s.position == position), None)
 
     @property
-    def next_fantasyland(self):
+    def next_fantasyland(self) -> list[Seat]:
         """The seats that play the next hand in Fantasyland."""
         return [s for s in self.active_seats if self.state.in_fantasyland.get(s.id)]
 
     @property
-    def winner(self):
+    def winner(self) -> Seat | None:
         return self._seat(self.state.winner_seat_id)
 
     @property
-    def final(self):
+    def final(self) -> bool:
         """The only table of its level: its winner is the champion, and advances nowhere."""
-        return bool(self.seats) and self.seats[0].alone_in_draw
+        # `alone_in_draw`: annotated on the seats by `score_card`.
+        return bool(self.seats) and self.seats[0].alone_in_draw  # type: ignore[attr-defined]
 
     @property
-    def tied_leaders(self):
+    def tied_leaders(self) -> list[Seat]:
         return [s for s in self.seats if s.id in self.state.tied_leader_ids]
 
     @property
-    def tie_leaders(self):
+    def tie_leaders(self) -> list[Seat]:
         """The players of the tie for first, settled or not (`tied_leaders`: not yet)."""
         return [s for s in self.seats if s.id in self.tie_seat_ids]
 
     @property
-    def tied_names(self):
+    def tied_names(self) -> list[str]:
         return [s.player.name for s in self.tied_leaders]
 
     @property
-    def next_fantasyland_names(self):
+    def next_fantasyland_names(self) -> list[str]:
         return [s.player.name for s in self.next_fantasyland]
 
     @property
-    def winner_total(self):
+    def winner_total(self) -> int | None:
         winner = self.state.winner_seat_id
         return self.state.totals[winner] if winner is not None else None
 
     @property
-    def tied_total(self):
+    def tied_total(self) -> int | None:
         """The tied leaders' total (the tie settled or not)."""
         tied = self.tie_seat_ids
         return self.state.totals[tied[0]] if tied else None
 
     @property
-    def columns(self):
+    def columns(self) -> int:
         """Table columns of the TD's card: hand, two per player, the "Correct" links."""
         return 2 + 2 * len(self.seats)
 
     @property
-    def public_columns(self):
+    def public_columns(self) -> int:
         """Table columns of the players' card: hand, two per player."""
         return 1 + 2 * len(self.seats)
 
     @property
-    def longest_name_part(self):
+    def longest_name_part(self) -> int:
         """The letters of the longest piece of a player's name that a line may not break
         (`text.longest_unbroken`), at most NAME_PART_MAX: the players' card sets the type of
         its headers by it, so that a name breaks at its spaces and hyphens only."""
@@ -298,9 +304,9 @@ _SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 NAME_PART_MAX = 20
 
 
-def card_views(text):
+def card_views(text: str | None) -> tuple[CardView, ...]:
     """Stored card codes ("Qs Qh 7d") as CardViews ("Q♠" black, "Q♥" red...)."""
-    views = []
+    views: list[CardView] = []
     for token in (text or "").split():
         card = parse_card(token)
         if card is None:  # stored codes are checked; keep anything else as it is
@@ -310,13 +316,13 @@ def card_views(text):
     return tuple(views)
 
 
-def _entered_by(version):
-    if version.created_by_id is not None:
+def _entered_by(version: HandVersion) -> str:
+    if version.created_by_id is not None and version.created_by is not None:
         return version.created_by.get_username()
     return actor_name(version.entered_by_label)
 
 
-def _rows_of(result):
+def _rows_of(result: HandResult) -> tuple[RowView, ...]:
     detail = result.detail or {}
     categories = detail.get("categories") or {}
     royalties = detail.get("row_royalties") or {}
@@ -331,7 +337,7 @@ def _rows_of(result):
     )
 
 
-def score_card(table, *, public=False):
+def score_card(table: Table, *, public: bool = False) -> ScoreCard:
     """A table's whole score card (`table.level.tournament` and `table.draw` loaded): 5
     queries, 6 while its lead is tied.
 
@@ -345,10 +351,10 @@ def score_card(table, *, public=False):
     even read.
     """
 
-    def read(queryset):
+    def read[M: Model](queryset: QuerySet[M]) -> QuerySet[M]:
         return without_td_words(queryset) if public else queryset
 
-    def hide(objects):
+    def hide[T: Iterable[Model | None]](objects: T) -> T:
         return blank_td_words(objects) if public else objects
 
     tournament = table.level.tournament
@@ -386,9 +392,9 @@ def score_card(table, *, public=False):
             .order_by("hand__number", "version")
         )
     )
-    results = {}
-    for result in HandResult.objects.filter(version__hand__table=table).order_by():
-        results.setdefault(result.version_id, {})[result.seat_id] = result
+    results: dict[int, dict[int, HandResult]] = {}
+    for stored in HandResult.objects.filter(version__hand__table=table).order_by():
+        results.setdefault(stored.version_id, {})[stored.seat_id] = stored
     player_ids = [s.player_id for s in seats]
     penalties = hide(
         list(
@@ -402,20 +408,21 @@ def score_card(table, *, public=False):
     ).first()
     hide([open_call])
 
-    by_hand = {}
+    by_hand: dict[int, list[HandVersion]] = {}
     for version in versions:
         by_hand.setdefault(version.hand.number, []).append(version)
-    by_position = {s.position: s for s in seats}
+    by_position: dict[int | None, Seat] = {s.position: s for s in seats}
+
     seat_by_player = {s.player_id: s for s in seats}
-    here = {}  # after hand -> the penalties deducted at this table that count
+    here: dict[int, list[Penalty]] = {}  # after hand -> those deducted at this table that count
     for penalty in penalties:
         if penalty.table_id == table.pk and penalty.rescinded_at is None:
             here.setdefault(penalty.after_hand, []).append(penalty)
 
     running = {s.id: 0 for s in seats}
-    lines = []
+    lines: list[HandLine | PenaltyLine] = []
 
-    def penalty_lines(after):
+    def penalty_lines(after: int) -> None:
         for penalty in here.get(after, ()):
             penalised = seat_by_player[penalty.player_id]
             running[penalised.id] -= penalty.points
@@ -439,7 +446,7 @@ def score_card(table, *, public=False):
         all_versions = by_hand[number]
         current = next((v for v in all_versions if v.superseded_at is None), all_versions[-1])
         current_results = results.get(current.pk, {})
-        cells = []
+        cells: list[ScoreCell] = []
         for seat in seats:
             result = current_results.get(seat.id)
             if result is None:

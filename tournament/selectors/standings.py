@@ -1,5 +1,6 @@
 """The tournament's standings: every player ranked by how far he went and his last table."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -47,7 +48,7 @@ _LAST_SEAT_LOOKUPS = (
 )
 
 
-def _final_winner(seats):
+def _final_winner(seats: Iterable[_LastSeat]) -> int | None:
     """The winner of the final table once it is over, before the TD closes its level: the
     table's page names him champion then, and so do the standings and his own page (they
     told him to wait for a next level's draw)."""
@@ -61,7 +62,7 @@ def _final_winner(seats):
     )
 
 
-def standings(tournament):
+def standings(tournament: Tournament) -> list[Standing]:
     """Final (or current) standings per rules.md section 6: 3 queries.
 
     Champion first; then the other players of the last table by their points
@@ -73,7 +74,7 @@ def standings(tournament):
     # Each player's seat at the last level he played, as plain values: a model instance
     # for every seat, its table and its level made this read 15 ms of a room's 300 players,
     # worked out again at every hand (the standings are kept per token).
-    last_seat = {}
+    last_seat: dict[int, _LastSeat] = {}
     for values in (
         Seat.objects.current()
         # An unreleased draw (issue 19 §5) counts from its release: the players see where
@@ -86,14 +87,15 @@ def standings(tournament):
     ):
         player_id, position, caches, *rest = values
         standing = seat_standing(caches, position)
-        seat = _LastSeat(player_id, standing["place"], standing["total"], *rest)
-        last_seat[seat.player_id] = seat
+        last = _LastSeat(player_id, standing["place"], standing["total"], *rest)
+        last_seat[last.player_id] = last
+
     # Read afresh: the caller's instance may predate the final advance.
     champion_id = (
         Tournament.objects.filter(pk=tournament.pk).values_list("champion", flat=True).get()
     ) or _final_winner(last_seat.values())
 
-    def key(player):
+    def key(player: Player) -> tuple[int, ...]:
         seat = last_seat.get(player.pk)
         if seat is None:
             return (0, 0, 0, 0, player.number)
@@ -112,8 +114,9 @@ def standings(tournament):
         )
 
     ranked = sorted((p for p in players if not p.disqualified), key=key)
-    result = []
-    previous = None
+    result: list[Standing] = []
+    previous: tuple[int, ...] | None = None
+
     for index, player in enumerate(ranked, start=1):
         seat = last_seat.get(player.pk)
         sort_key = key(player)[:-1]

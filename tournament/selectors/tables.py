@@ -1,40 +1,43 @@
 """A level's tables, their seats and their hands, as every page reads them."""
 
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models.expressions import Combinable, NegatedExpression
 
 from tournament.models import (
     Hand,
     HandResult,
     HandVersion,
+    Level,
     Seat,
     Table,
+    Tournament,
     shown_draw,
 )
 from tournament.selectors.td_words import blank_td_words, without_td_words
 
 
-def seats_with_players():
+def seats_with_players() -> QuerySet[Seat]:
     return Seat.objects.select_related("player").order_by("position")
 
 
-def table_seats(table):
+def table_seats(table: Table) -> list[Seat]:
     """The table's seats with their players, in seat order: 1 query."""
     return list(table.seats.select_related("player").order_by("position"))
 
 
-def is_final_table(table):
+def is_final_table(table: Table) -> bool:
     """The table is the only one of its draw, the final table: 1 query."""
     return not Table.objects.filter(draw_id=table.draw_id).exclude(pk=table.pk).exists()
 
 
-def alone_in_draw():
+def alone_in_draw() -> "NegatedExpression[Combinable]":  # generic in the stubs only
     """For a Seat queryset's annotate(): its table is the only one of its draw, the final
     table, whose winner is the champion (in the same query as the seats)."""
     others = Table.objects.filter(draw_id=OuterRef("draw_id")).exclude(pk=OuterRef("table_id"))
     return ~Exists(others)
 
 
-def bound_table(table_id):
+def bound_table(table_id: int) -> Table | None:
     """The table a revisor's device is bound to, with its level, tournament, draw and
     winner, or None. Every request of a tablet reads it, its polls too: `get`, as
     `first()` would add an ORDER BY for the one row an id names."""
@@ -44,7 +47,7 @@ def bound_table(table_id):
         return None
 
 
-def tournament_table(tournament, table_id):
+def tournament_table(tournament: Tournament, table_id: int) -> Table | None:
     """A table of this tournament (any level, any draw) with its level (its `tournament`
     set), draw and winner, or None: 1 query."""
     table = (
@@ -57,7 +60,7 @@ def tournament_table(tournament, table_id):
     return table
 
 
-def shown_table(tournament, table_id):
+def shown_table(tournament: Tournament, table_id: int) -> Table | None:
     """A table of this tournament (any level, any draw) as the room sees it: with its level
     and draw, without the reason of a redraw, or None when it is not there or its draw is
     not released to the room yet (issue 19 §5): 1 query."""
@@ -74,7 +77,7 @@ def shown_table(tournament, table_id):
     return table
 
 
-def level_tables(level):
+def level_tables(level: Level) -> list[Table]:
     """A level's current tables with their seats, players and totals: 2 queries."""
     return list(
         Table.objects.current()
@@ -85,7 +88,9 @@ def level_tables(level):
     )
 
 
-def current_versions_with_results():
+def current_versions_with_results() -> "Prefetch[str, QuerySet[HandVersion], str]":
+    # Quoted: Prefetch is generic in the stubs only.
+
     """For hands: `hand.current_versions`, the current version (a list of one) with its
     per-seat results in seat order: 2 queries for any number of hands."""
     return Prefetch(
@@ -97,7 +102,7 @@ def current_versions_with_results():
     )
 
 
-def table_hands(table):
+def table_hands(table: Table) -> list[Hand]:
     """A table's hands, each with its current version and per-seat results: 3 queries."""
     return list(
         Hand.objects.filter(table=table)
@@ -106,7 +111,7 @@ def table_hands(table):
     )
 
 
-def hand_history(hand):
+def hand_history(hand: Hand) -> list[HandVersion]:
     """Every version of one hand, oldest first, with who entered it: 2 queries."""
     return list(
         HandVersion.objects.filter(hand=hand)

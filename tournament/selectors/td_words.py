@@ -6,7 +6,11 @@ a tie settled or a penalty rescinded, never why. Their selectors do not even rea
 columns, so that no template can show them by a slip.
 """
 
-TD_WORDS = {
+from collections.abc import Iterable
+
+from django.db.models import Model, QuerySet
+
+TD_WORDS: dict[str, tuple[str, ...]] = {
     "HandVersion": ("reason",),
     "Draw": ("reason",),
     "TieSettlement": ("reason",),
@@ -15,7 +19,7 @@ TD_WORDS = {
 }
 
 
-def without_td_words(queryset, *related):
+def without_td_words[M: Model](queryset: QuerySet[M], *related: tuple[str, str]) -> QuerySet[M]:
     """`queryset` not reading the TD's words of its model, nor those of the models of
     `related`, given as (the path of a select_related, its model's name)."""
     fields = list(TD_WORDS.get(queryset.model.__name__, ()))
@@ -24,7 +28,7 @@ def without_td_words(queryset, *related):
     return queryset.defer(*fields)
 
 
-def blank_td_words(objects):
+def blank_td_words[T: Iterable[Model | None]](objects: T) -> T:
     """The objects of a `without_td_words` query (or None) with those fields set empty: a
     template then shows nothing, where reading a deferred field would load it."""
     for obj in objects:

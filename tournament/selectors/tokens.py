@@ -8,7 +8,7 @@ from tournament.lib.ids import is_db_id
 from tournament.models import Table, Tournament
 
 
-def open_tables_revision():
+def open_tables_revision() -> Subquery:
     """The sum of the revisions of the tournament's open levels' tables, the second half of
     its token: a subquery of the tournament's row, so that both halves come from one read
     (`revision_token`, `public.public_tournament`). None when it has no open table: the
@@ -24,7 +24,7 @@ def open_tables_revision():
     return Subquery(revisions)
 
 
-def join_tournament_token(revision, open_tables_revision):
+def join_tournament_token(revision: int, open_tables_revision: int | None) -> str:
     """The tournament's token from its revision and `open_tables_revision()` as read."""
     return join_token(revision, open_tables_revision or 0)
 
@@ -33,10 +33,10 @@ class RoomTokens(NamedTuple):
     """A tournament's token and each of its tables' (`revision_token`), as of one read."""
 
     tournament: str
-    tables: dict  # table id: its token
+    tables: dict[int, str]  # table id: its token
 
 
-def room_tokens(tournament_id):
+def room_tokens(tournament_id: int) -> RoomTokens | None:
     """`revision_token` of the tournament and of each of its tables, by table id, in one
     query (None when there is no such tournament): a room's phones poll the tournament's
     pages and the score cards of a hundred tables, and a process reads every token at once,
@@ -53,7 +53,9 @@ def room_tokens(tournament_id):
         )
         .order_by()
     )
-    ours, tables, open_sum = None, {}, 0
+    ours: int | None = None
+    tables: dict[int, str] = {}
+    open_sum = 0
     for revision, table_id, table_revision, closed_at in rows:
         ours = revision
         if table_id is not None:
@@ -63,7 +65,7 @@ def room_tokens(tournament_id):
     return None if ours is None else RoomTokens(join_token(ours, open_sum), tables)
 
 
-def read_table_token(table):
+def read_table_token(table: Table) -> str:
     """`revision_token(tournament, table)` of a table read with its tournament
     (`select_related("level__tournament")`), from that read: no query. A revisor's tablet
     reads its table at every request (its binding), so its poll needs no query of its own
@@ -72,7 +74,7 @@ def read_table_token(table):
     return join_token(table.level.tournament.revision, table.revision)
 
 
-def join_token(revision, revisions):
+def join_token(revision: int, revisions: int) -> str:
     """A poll token as every reader spells it: the tournament's revision, a dot, then the
     table's revision (a table's token) or its open tables' sum (the tournament's). The
     readers compare tokens from different reads (`revision_token`, `room_tokens`, a table
@@ -80,7 +82,7 @@ def join_token(revision, revisions):
     return f"{revision}.{revisions}"
 
 
-def tournament_revision(tournament_id):
+def tournament_revision(tournament_id: int) -> str | None:
     """The tournament's own revision as a token ("7"), without its tables': draws, releases,
     penalties, announcements and settings move it, hands do not. One indexed query; None
     when there is no such tournament."""
@@ -91,7 +93,7 @@ def tournament_revision(tournament_id):
     return None if found is None else str(found)
 
 
-def revision_token(tournament_id, table_id=None):
+def revision_token(tournament_id: int, table_id: int | None = None) -> str | None:
     """The token every live page polls with: it changes whenever anything the page shows
     changes. One indexed query; None when there is no such tournament (or table of it).
 

@@ -1,6 +1,7 @@
 """Tournaments: the list (the TD's and the players' home), their levels, the player roster."""
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.db.models import Count, Max, OuterRef, Prefetch, Q, Subquery
 from django.db.models.functions import Coalesce
@@ -32,7 +33,16 @@ class TournamentRow:
 _STATE_ORDER = {"running": 0, "registration": 1, "finished": 2}
 
 
-def td_tournament_list(*, released_only=False):
+class _TableCounts(TypedDict):
+    """A level's current tables as counted for the list."""
+
+    level__tournament_id: int
+    level__number: int
+    total: int
+    over: int
+
+
+def td_tournament_list(*, released_only: bool = False) -> list[TournamentRow]:
     """Every tournament for the TD: running first, then not started, then finished,
     newest first within each; with players, current level and its tables: 2 queries.
 
@@ -48,10 +58,11 @@ def td_tournament_list(*, released_only=False):
         .annotate(count=Count("pk"))
         .values("count")
     )
-    levels = Level.objects.filter(tournament=OuterRef("pk"))
+    level_rows = Level.objects.filter(tournament=OuterRef("pk"))
     if released_only:
-        levels = levels.shown()
-    levels = levels.order_by().values("tournament").annotate(top=Max("number")).values("top")
+        level_rows = level_rows.shown()
+    levels = level_rows.order_by().values("tournament").annotate(top=Max("number")).values("top")
+
     tournaments = list(
         Tournament.objects.select_related("champion")
         .annotate(player_count=Coalesce(Subquery(players), 0), level_number=Subquery(levels))
@@ -61,13 +72,13 @@ def td_tournament_list(*, released_only=False):
     # players (the one shown may be closed, its next one held). Each row keeps its level's.
     tables = Table.objects.current()
     tables = tables.shown() if released_only else tables.filter(level__closed_at__isnull=True)
-    counts = {
+    counts: dict[tuple[int, int], _TableCounts] = {
         (row["level__tournament_id"], row["level__number"]): row
         for row in tables.order_by()
         .values("level__tournament_id", "level__number")
         .annotate(total=Count("pk"), over=Count("pk", filter=Q(is_over=True)))
     }
-    rows = []
+    rows: list[TournamentRow] = []
     for tournament in tournaments:
         if tournament.finished_at is not None:
             state = "finished"
@@ -75,15 +86,15 @@ def td_tournament_list(*, released_only=False):
             state = "registration"
         else:
             state = "running"
-        tables = counts.get((tournament.pk, tournament.level_number), {})
+        counted = counts.get((tournament.pk, tournament.level_number))
         rows.append(
             TournamentRow(
                 tournament=tournament,
                 state=state,
                 players=tournament.player_count,
                 level=tournament.level_number,
-                tables_over=tables.get("over", 0),
-                tables_total=tables.get("total", 0),
+                tables_over=counted["over"] if counted else 0,
+                tables_total=counted["total"] if counted else 0,
             )
         )
     rows.sort(key=lambda row: _STATE_ORDER[row.state])  # stable: newest first within each
@@ -98,20 +109,20 @@ class RosterEntry:
 
 @dataclass(frozen=True)
 class Roster:
-    entries: list  # RosterEntry, by name the Swedish way
+    entries: list[RosterEntry]  # by name the Swedish way
     drawn: bool  # the first draw is made
 
     @property
-    def active(self):
+    def active(self) -> int:
         """Players registered and not withdrawn."""
         return sum(1 for entry in self.entries if entry.status != "withdrawn")
 
     @property
-    def withdrawn(self):
+    def withdrawn(self) -> int:
         return sum(1 for entry in self.entries if entry.status == "withdrawn")
 
 
-def player_roster(tournament):
+def player_roster(tournament: Tournament) -> Roster:
     """Every player of the tournament with his status, by name the Swedish way: 2 queries.
 
     Before the first draw a player is registered or withdrawn; after it he is in
@@ -119,7 +130,7 @@ def player_roster(tournament):
     champion, or disqualified. `tournament.champion_id` is taken as given.
     """
     players = list(Player.objects.filter(tournament=tournament))
-    last_seat = {}
+    last_seat: dict[int, Seat] = {}
     for seat in (
         Seat.objects.current()
         .filter(table__level__tournament=tournament)
@@ -129,7 +140,7 @@ def player_roster(tournament):
         last_seat[seat.player_id] = seat
     drawn = bool(last_seat)
 
-    def status(player):
+    def status(player: Player) -> str:
         if player.withdrawn_at is not None:
             return "withdrawn"
         if player.disqualified:
@@ -148,7 +159,7 @@ def player_roster(tournament):
     return Roster(entries=[RosterEntry(player, status(player)) for player in players], drawn=drawn)
 
 
-def td_tournament(tournament_id):
+def td_tournament(tournament_id: int) -> Tournament | None:
     """The tournament of a TD page's URL with its champion and its standing announcement
     (`.announcement`, the projectors show it) in the same query, or None."""
     tournaments = with_announcement(Tournament.objects.select_related("champion"))
@@ -160,7 +171,7 @@ def td_tournament(tournament_id):
     return tournament
 
 
-def tournament_level(tournament, number):
+def tournament_level(tournament: Tournament, number: int) -> Level | None:
     """The tournament's level of this number (its `tournament` set), or None."""
     try:
         level = Level.objects.get(tournament=tournament, number=number)
@@ -170,7 +181,7 @@ def tournament_level(tournament, number):
     return level
 
 
-def tournament_player(tournament, player_id):
+def tournament_player(tournament: Tournament, player_id: int) -> Player | None:
     """A player of this tournament, or None: 1 query."""
     try:
         return Player.objects.get(pk=player_id, tournament=tournament)
@@ -178,17 +189,17 @@ def tournament_player(tournament, player_id):
         return None
 
 
-def tournament_named(name):
+def tournament_named(name: str) -> Tournament | None:
     """A tournament of this name (the one a backup named, imported before), or None."""
     return Tournament.objects.filter(name=name).first()
 
 
-def tournament_list():
+def tournament_list() -> list[Tournament]:
     """Tournaments, newest first, with their champion: 1 query."""
     return list(Tournament.objects.select_related("champion").order_by("-created_at", "-id"))
 
 
-def tournament_levels(tournament):
+def tournament_levels(tournament: Tournament) -> list[Level]:
     """Every level with its current tables, seats and players: 3 queries."""
     return list(
         Level.objects.filter(tournament=tournament)

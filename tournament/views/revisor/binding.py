@@ -93,7 +93,8 @@ def current_binding(request: HttpRequest) -> Binding:
         return Binding(None)
     if "station" in saved:
         return _station_binding(saved)
-    table = bound_table(saved.get("table"))
+    table_id = saved.get("table")  # the session is the server's: an id, or none
+    table = bound_table(table_id) if isinstance(table_id, int) else None
     if table is None:
         return Binding(None)
     numbers = {"table": table.number, "level": table.level.number}
@@ -107,7 +108,8 @@ def current_binding(request: HttpRequest) -> Binding:
 
 
 def _station_binding(saved: dict[str, Any]) -> Binding:
-    station = bound_station(saved.get("station"))
+    station_id = saved.get("station")
+    station = bound_station(station_id) if isinstance(station_id, int) else None
     if station is None:
         return Binding(None)
     if station.key != saved.get("key"):

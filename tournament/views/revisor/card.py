@@ -81,7 +81,7 @@ def _render(
         or HandPointsForm(seats=card.playing, hand_number=card.next_hand),
         "call_form": call_form or GeneralCallForm(),
         "timer_form": timer or timer_form(card),
-        "token": poll_token(_table_of(card)),
+        "token": poll_token(card.table),
         **extra,
     }
     template = f"{TEMPLATE}#main" if request.htmx else TEMPLATE
@@ -91,17 +91,6 @@ def _render(
 @revisor_required
 def card(request: RevisorRequest) -> HttpResponse:
     return _render(request, read_card(request.revisor_table))
-
-
-def _table_of(card: Card) -> Table:
-    # Card's fields are typed `object` until the selectors are annotated.
-    assert isinstance(card.table, Table)
-    return card.table
-
-
-def _state_of(card: Card) -> TableState:
-    assert isinstance(card.state, TableState)  # as _table_of
-    return card.state
 
 
 def _refused_call(
@@ -115,7 +104,7 @@ def _refused_call(
 
 def _stale_form(card: Card, shown: str | None) -> bool:
     """True when the page's form, for hand `shown`, can no longer record that hand."""
-    return shown is not None and (_state_of(card).is_over or shown != str(card.next_hand))
+    return shown is not None and (card.state.is_over or shown != str(card.next_hand))
 
 
 def _row_id(text: str | None) -> int | None:
@@ -164,7 +153,7 @@ def summary(request: RevisorRequest) -> HttpResponseBase:
     asked = request.GET.get("hand", "")
     shown = asked if asked.isdigit() and len(asked) <= 5 else None  # a hand number, or none
     if shown is not None and _stale_form(card, shown):
-        recorded = not _state_of(card).is_over and int(shown) < card.next_hand
+        recorded = not card.state.is_over and int(shown) < card.next_hand
         response = _render(request, card, moved_on=shown if recorded else None)
         for header, value in WHOLE_CARD.items():
             response[header] = value

@@ -15,6 +15,7 @@ from tournament.models import REVISOR_CODE_ALPHABET, RevisorStation
 from tournament.selectors.stations import station_with_key
 from tournament.services import revisor_access
 from tournament.services.revisor_stations import station_held
+from tournament.views.access import HtmxHttpRequest
 from tournament.views.revisor.binding import (
     bind,
     bind_station,
@@ -24,7 +25,6 @@ from tournament.views.revisor.binding import (
     refuse,
     send_to,
 )
-from tournament.views.access import HtmxHttpRequest
 
 
 def code(request: HttpRequest) -> HttpResponse:

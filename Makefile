@@ -66,6 +66,11 @@ lint: $(STAMP)
 	@# Types ([tool.mypy]): django-stubs loads the settings, which want a secret key.
 	DJANGO_SECRET_KEY=type-check-only $(BIN)/mypy
 
+# The suite on every core (pytest-xdist): a module's tests stay on one worker (--dist
+# loadfile), since they share its servers and databases. PYTEST_ARGS replaces this:
+# `make test PYTEST_ARGS="tests/scoring -x"` runs in one process.
+PYTEST_ARGS ?= -n auto --dist loadfile
+
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

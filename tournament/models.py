@@ -340,6 +340,40 @@ class Player(KeptModel):
         return self.name
 
 
+class CheckIn(KeptModel):
+    """A player seen at the door before the first draw (services/checkin.py).
+
+    Nothing is deleted: an undo (ticked by mistake) sets `undone_at` and `undone_by`, and a
+    later check-in is a new row. A player has at most one check-in not undone.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="check_ins")
+    checked_in_at = models.DateTimeField()
+    # The TD (or his helper at the door) who ticked him; None when the player checked
+    # himself in on his phone.
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    by_player = models.BooleanField(default=False)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["player_id", "checked_in_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(undone_at__isnull=True),
+                name="one_check_in_per_player",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} checked in"
+
+
 class Level(KeptModel):
     """One round of the shootout: a draw of the players still in into tables."""
 

@@ -5,6 +5,6 @@ made where it is read (sentences.py, in the reader's language); reading.py reads
 for its page and the backup; legacy.py reads back entries kept before the log was data.
 """
 
-from tournament.audit.writing import actor_or_none, record
+from tournament.audit.writing import Actor, actor_or_none, record
 
-__all__ = ["actor_or_none", "record"]
+__all__ = ["Actor", "actor_or_none", "record"]

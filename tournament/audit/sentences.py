@@ -125,11 +125,25 @@ def _player_register(p: Params) -> str:
 
 
 def _player_withdraw(p: Params) -> str:
+    # Withdrawn by the first draw for not being checked in (services/checkin.py).
+    if p.get("reason") == "not checked in":
+        return _("%(name)s withdrawn: not checked in at the draw") % {"name": p["name"]}
     return _("%(name)s withdrew") % {"name": p["name"]}
 
 
 def _player_reinstate(p: Params) -> str:
     return _("%(name)s is back in the draw (#%(number)s)") % {
+        "name": p["name"],
+        "number": p["number"],
+    }
+
+
+def _player_check_in(p: Params) -> str:
+    return _("%(name)s checked in (#%(number)s)") % {"name": p["name"], "number": p["number"]}
+
+
+def _player_check_in_undo(p: Params) -> str:
+    return _("Check-in of %(name)s undone (#%(number)s)") % {
         "name": p["name"],
         "number": p["number"],
     }
@@ -393,6 +407,8 @@ ACTIONS = {
     "player.withdraw": Action(gettext_lazy("Player withdrew"), _player_withdraw),
     "player.reinstate": Action(gettext_lazy("Withdrawal undone"), _player_reinstate),
     "player.rename": Action(gettext_lazy("Player renamed"), _player_rename),
+    "player.check_in": Action(gettext_lazy("Player checked in"), _player_check_in),
+    "player.check_in_undo": Action(gettext_lazy("Check-in undone"), _player_check_in_undo),
     "draw.create": Action(gettext_lazy("Level drawn"), _draw_create),
     "draw.redo": Action(gettext_lazy("Level redrawn"), _draw_redo),
     "draw.release": Action(gettext_lazy("Seating released"), _draw_release),
@@ -456,6 +472,8 @@ _DETAIL_LABELS = {
     "number": gettext_lazy("Start number"),
     "confirmed_lookalike_of": gettext_lazy("Confirmed to be another player than"),
     "withdrawn": gettext_lazy("Withdrawn"),
+    "checked_in": gettext_lazy("Checked in"),
+    "by_player": gettext_lazy("By the player, on his phone"),
     "draw": gettext_lazy("Draw"),
     "seed": gettext_lazy("Seed"),
     "penalties_carried": gettext_lazy("Penalties moved to the new tables"),

@@ -7,6 +7,10 @@ from tournament import events
 from tournament.audit.sentences import ACTIONS
 from tournament.models import AuditEntry, Tournament
 
+# Who makes a change, as the services are given it: the request's user (signed in or not),
+# or None for the system (a command, the demo's autoplay).
+type Actor = AbstractBaseUser | AnonymousUser | None
+
 
 def actor_or_none(actor: object) -> Any:
     return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
@@ -24,7 +28,7 @@ def _checked(action: str, params: object) -> dict[str, Any]:
 def record(
     *,
     tournament: Tournament | None,
-    actor: AbstractBaseUser | AnonymousUser | None,
+    actor: Actor,
     action: str,
     params: dict[str, Any],
     before: object = None,

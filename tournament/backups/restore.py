@@ -385,18 +385,18 @@ def _refuse_what_the_database_has(data: Data) -> None:
     where_of = {version["idempotency_key"]: where for where, version in _versions(data)}
     keys = list(where_of)
     for start in range(0, len(keys), BATCH):
-        taken = (
+        key_taken = (
             HandVersion.objects.filter(idempotency_key__in=keys[start : start + BATCH])
             .values_list("idempotency_key", flat=True)
             .first()
         )
-        if taken is not None:
+        if key_taken is not None:
             raise InvalidEntry(
                 _(
                     "%(where)s is already in this database (its submission key is taken): "
                     "this backup was restored here before under another name."
                 )
-                % {"where": f"{where_of[taken]}.idempotency_key"}
+                % {"where": f"{where_of[key_taken]}.idempotency_key"}
             )
 
 

@@ -187,7 +187,9 @@ def simulate(
     )
     for player_name in player_names(players):
         registration.register_player(tournament=tournament, actor=actor, name=player_name)
-    level = draws.draw_first_level(tournament=tournament, actor=actor, seed=draw_seed(seed, 1))
+    level: Level | None = draws.draw_first_level(
+        tournament=tournament, actor=actor, seed=draw_seed(seed, 1)
+    )
     closed = 0
     while level is not None:
         tables = current_tables(level)

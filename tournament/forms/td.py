@@ -214,6 +214,7 @@ class RenamePlayerForm(PlayerForm):
         self.player = player
 
     def taken(self) -> Taken:
+        assert self.tournament is not None  # the player's own
         return taken_names(self.tournament, exclude=self.player)
 
 
@@ -615,7 +616,10 @@ class AnnouncementForm(forms.Form):
 
 
 class DrawForm(OnceForm):
-    """Draw the first level: nothing to type, only the one-time key."""
+    """Draw the first level: the one-time key, and whether to withdraw the players not
+    checked in (the TD's answer to the draw's question, services/checkin.py)."""
+
+    withdraw_absent = forms.BooleanField(required=False)
 
 
 class RedrawLevelForm(RedrawForm, OnceForm):

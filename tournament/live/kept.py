@@ -3,6 +3,7 @@ the tournament, the standings, a table's score card, a player's record, a search
 
 import copy
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -35,7 +36,7 @@ _tournaments: dict[tuple[int, str | None], tuple[float, Tournament]] = {}
 TOURNAMENTS_MAX = 1_000  # (tournament, token) pairs kept at most; each lives a second
 
 
-def get_tournament(tournament_id, token=None):
+def get_tournament(tournament_id: int, token: str | None = None) -> Tournament:
     """The tournament with its champion and `.token` (1 query), or 404.
 
     `token`: the token a live page read first (its `Live.token`). The tournament is then
@@ -59,7 +60,7 @@ def get_tournament(tournament_id, token=None):
     return tournament
 
 
-def forget_kept():
+def forget_kept() -> None:
     """Forget everything this process keeps of the public pages: the tests' fresh process."""
     cache.clear()
     for kept in (
@@ -76,11 +77,11 @@ def forget_kept():
 
 @dataclass(frozen=True)
 class KeptStandings:
-    rows: list  # standings
+    rows: list[Standing]
     token: str  # the tournament's token they were worked out at
     as_of: float  # when (time.time())
 
-    def context(self):
+    def context(self) -> dict[str, object]:
         """What a region built on them shows as its token and its age (see `region`)."""
         return {"token": self.token, "as_of": self.as_of}
 
@@ -91,7 +92,7 @@ class KeptStandings:
 _standings: dict[int, tuple[str, float, list[Standing]]] = {}
 
 
-def cached_standings(tournament):
+def cached_standings(tournament: Tournament) -> KeptStandings:
     """`standings` of the tournament (3 queries), worked out at most once per
     `render_seconds()` per process, as a live region is, and shared by the standings, the
     players' pages and the searches: with a hand somewhere every second, a player's page
@@ -99,18 +100,20 @@ def cached_standings(tournament):
     6-17 ms of a 8-20 ms page). Standings older than the token are served with their own
     token and time, which the region built on them shows (`KeptStandings.context`): the
     phone is sent the fresh ones at its first poll after `render_seconds()`."""
+    # Set on the tournament by its read for the page (`get_tournament`): no column.
+    current: str = tournament.token  # type: ignore[attr-defined]
     now = time.time()
     kept = _standings.get(tournament.pk)
     if kept is not None:
         token, as_of, rows = kept
-        if token == tournament.token:
+        if token == current:
             return KeptStandings(rows, token, now)  # as current as if worked out now
         # A finished tournament's pages stop polling: they must show its final standings.
         if tournament.finished_at is None and now - as_of < render_seconds():
             return KeptStandings(rows, token, as_of)
     rows = standings(tournament)
-    _standings[tournament.pk] = (tournament.token, now, rows)
-    return KeptStandings(rows, tournament.token, now)
+    _standings[tournament.pk] = (current, now, rows)
+    return KeptStandings(rows, current, now)
 
 
 # Each process's last public score card per table: (the token, the table, its card).
@@ -120,7 +123,9 @@ _score_cards: dict[int, tuple[str, Table, ScoreCard]] = {}
 SCORE_CARDS_MAX = 10_000  # tables kept at most
 
 
-def kept_score_card(table_id, load_table, token):
+def kept_score_card(
+    table_id: int, load_table: Callable[[], Table], token: str
+) -> tuple[Table, ScoreCard]:
     """The table (`load_table()`, 1 query) and its public `score_card` (5
     queries), read once per process and table at `token`, its region's: after a hand, a
     table's region is rendered again for each language its phones read (two in a Swedish
@@ -143,7 +148,7 @@ _player_records: dict[tuple[int, int], PlayerRecord] = {}
 PLAYER_RECORDS_MAX = 10_000  # players kept at most
 
 
-def kept_player_record(tournament, player_id):
+def kept_player_record(tournament: Tournament, player_id: int) -> PlayerRecord | None:
     """`player_record` (3 queries), kept per process while nothing it shows has
     moved: a player's page is watched by one or two phones, and its region is rendered
     again at their visits after the render bound because the room's token moved with a
@@ -160,7 +165,7 @@ def kept_player_record(tournament, player_id):
     return record
 
 
-def _read_now(tournament, record):
+def _read_now(tournament: Tournament, record: PlayerRecord) -> str | None:
     """What `record.read_at` would be if it were read now, as far as the page's token
     knows: his table's token comes from the same read as the tournament's (`room`, or one
     after it), so a record it finds unchanged is never older than the token shown with it."""
@@ -181,14 +186,14 @@ _found_seats: dict[
 FOUND_SEATS_MAX = 10_000  # searches kept at most
 
 
-def kept_latest_seats(tournament):
+def kept_latest_seats(tournament: Tournament) -> Callable[[tuple[int, ...]], dict[int, Seat]]:
     """`latest_seats` for the players a search finds (its `seats_of`), kept per
     process while nothing it holds has moved, as a player's record is: a search's region
     is rendered again at its phone's visits after the render bound because a hand
     elsewhere moved the room's token; the same players' seats have not moved. Checking
     them costs no query (their tables' tokens come with the page's own, `room`)."""
 
-    def seats_of(player_ids):
+    def seats_of(player_ids: tuple[int, ...]) -> dict[int, Seat]:
         if token_seconds() <= 0:
             return latest_seats(player_ids)  # no room's tokens to check them by
         key = (tournament.pk, player_ids)
@@ -202,7 +207,9 @@ def kept_latest_seats(tournament):
     return seats_of
 
 
-def _seats_read_at(tournament, seats):
+def _seats_read_at(
+    tournament: Tournament, seats: dict[int, Seat]
+) -> tuple[int, tuple[tuple[int, str], ...]]:
     """What `seats` were read at: the tournament's revision (read before them) and each
     seat's table token, as `revision_token` gives it."""
     revision = tournament.revision
@@ -212,7 +219,9 @@ def _seats_read_at(tournament, seats):
     )
 
 
-def _seats_read_now(tournament, seats):
+def _seats_read_now(
+    tournament: Tournament, seats: dict[int, Seat]
+) -> tuple[int, tuple[tuple[int, str | None], ...]]:
     """What `_seats_read_at` would give if the same seats were read now, as far as the
     page's token knows (`table_token`, as `_read_now`)."""
     return tournament.revision, tuple(

@@ -6,7 +6,7 @@ part: either is refused with the player's name, never dropped without a word. A 
 checked (one card, placed nowhere in the hand) but not kept: nothing is scored from it.
 """
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 
 from django.utils.translation import gettext as _
 
@@ -24,7 +24,7 @@ def _given(value: object) -> bool:
 
 def refuse_stray_parts(
     seats: Iterable[Seat],
-    boards: Sequence[Mapping[str, object]],
+    boards: Mapping[int, Mapping[str, object]],
     in_fantasyland: Mapping[int, bool],
 ) -> None:
     """Refuse a part of a board that is no row, and a discard of a player not in
@@ -53,7 +53,7 @@ def refuse_stray_parts(
 
 
 def refuse_wrong_discards(
-    seats: Iterable[Seat], boards: Sequence[Mapping[str, object]], placed: Collection[str]
+    seats: Iterable[Seat], boards: Mapping[int, Mapping[str, object]], placed: Collection[str]
 ) -> None:
     """Refuse a Fantasyland player's discard that is not one card, or is a card placed in
     the hand (`placed`: every placed card's code, after scoring)."""

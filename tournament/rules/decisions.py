@@ -159,4 +159,14 @@ DECISIONS = [
             "in the final standings share the prizes of the places they take, equally."
         ),
     ),
+    (
+        _("Check-in at the door"),
+        _(
+            "Check-in is optional. While no player is checked in, the first draw seats every "
+            "player registered, as before. Once one is, the draw seats no one who is not "
+            "checked in without the TD saying so: it names them and asks to withdraw them "
+            "(the log keeps the reason: not checked in) or to wait. A check-in can be undone "
+            "and is kept in the log with who and when; check-in closes with the first draw."
+        ),
+    ),
 ]

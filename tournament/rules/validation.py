@@ -120,3 +120,13 @@ def saved[M: models.Model](value: object, model: type[M], *, label: Label, **sco
     if found is None:
         raise InvalidEntry(_("%(label)s is missing or unknown.") % {"label": label})
     return found
+
+
+def column_length(model: type[models.Model], name: str) -> int:
+    """A text column's limit, for the services that check a text before it is kept: the
+    model says it once. Only for a field that has one (a CharField): otherwise a mistake
+    in the code, seen when the module is imported."""
+    length = getattr(model._meta.get_field(name), "max_length", None)
+    if not isinstance(length, int):
+        raise TypeError(f"{model.__name__}.{name} has no max_length")
+    return length

@@ -20,6 +20,7 @@ from tournament.models import (
 from tournament.rules.seating import table_sizes
 from tournament.selectors.dashboard import Dashboard, DashboardTable, dashboard
 from tournament.selectors.tables import seats_with_players
+from tournament.services import checkin
 
 
 @dataclass(frozen=True)
@@ -27,18 +28,35 @@ class DrawPreview:
     players: int  # players who would be drawn: registered, not withdrawn, not disqualified
     table_sizes: tuple[int, ...]  # the tables the draw makes, e.g. (3, 3, 2, 2); () below 2
     drawn: bool  # the first level is drawn already
+    # Players not checked in while others are (services/checkin.py): the draw asks about
+    # them first; () when check-in is not used or everyone is here.
+    absent: tuple = ()
+
+    @property
+    def here(self) -> int:
+        """Players the draw seats if the absent are withdrawn."""
+        return self.players - len(self.absent)
+
+    @property
+    def here_table_sizes(self) -> tuple[int, ...]:
+        return tuple(table_sizes(self.here)) if self.here >= 2 else ()
 
 
 def draw_preview(tournament: Tournament) -> DrawPreview:
-    """What drawing the first level would make: 2 queries."""
-    count = Player.objects.filter(
-        tournament=tournament, withdrawn_at__isnull=True, disqualified=False
-    ).count()
+    """What drawing the first level would make, and who is not checked in: 3 queries."""
+    field = list(
+        Player.objects.filter(
+            tournament=tournament, withdrawn_at__isnull=True, disqualified=False
+        ).only("pk", "name", "number")
+    )
+    count = len(field)
     drawn = Level.objects.filter(tournament=tournament).exists()
+    absent = () if drawn else tuple(checkin.absent_players(field))
     return DrawPreview(
         players=count,
         table_sizes=tuple(table_sizes(count)) if count >= 2 else (),
         drawn=drawn,
+        absent=tuple(sorted(absent, key=lambda p: (swedish_sort_key(p.name), p.number))),
     )
 
 

@@ -4,11 +4,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
 from tournament.lib.ids import is_db_id
 from tournament.lib.search import MAX_RESULTS, search
 from tournament.models import (
+    CheckIn,
     Level,
     Penalty,
     Player,
@@ -111,6 +113,9 @@ class PublicLevel:
     # A level the TD closed while he holds the next draw is not: its winners still wait for
     # that draw, and the room sees the close and the new seating at the release.
     closed: bool = False
+    # Before the first draw, (checked in, players) once anyone is checked in at the door
+    # (services/checkin.py): "checked in 24 of 27". None otherwise.
+    check_in: tuple[int, int] | None = None
 
     @property
     def is_current(self) -> bool:
@@ -223,7 +228,7 @@ def public_level(tournament: Tournament, number: int | None = None) -> PublicLev
     levels = tuple(Level.objects.shown().filter(tournament=tournament).order_by("number"))
     level = next((lv for lv in levels if lv.number == number), levels[-1] if levels else None)
     if level is None:
-        return PublicLevel(levels=levels, level=None, tables=())
+        return PublicLevel(levels=levels, level=None, tables=(), check_in=_check_in(tournament))
     rows = (
         Seat.objects.current()
         .shown()
@@ -243,6 +248,20 @@ def public_level(tournament: Tournament, number: int | None = None) -> PublicLev
         _public_table(seat_rows[0], seat_rows, level_open, final) for seat_rows in by_table.values()
     )
     return PublicLevel(levels=levels, level=level, tables=tables, closed=closed)
+
+
+def _check_in(tournament: Tournament) -> tuple[int, int] | None:
+    """(checked in, players not withdrawn), or None while no one is checked in, and once a
+    first draw is made (held, it is not shown yet): 2 queries."""
+    if Level.objects.filter(tournament=tournament).exists():
+        return None
+    here = CheckIn.objects.filter(player=OuterRef("pk"), undone_at__isnull=True)
+    counts = Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True).aggregate(
+        total=Count("pk"), here=Count("pk", filter=Exists(here))
+    )
+    if not counts["here"]:
+        return None
+    return counts["here"], counts["total"]
 
 
 @dataclass(frozen=True)

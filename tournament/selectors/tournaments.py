@@ -3,11 +3,12 @@
 from dataclasses import dataclass
 from typing import TypedDict
 
-from django.db.models import Count, Max, OuterRef, Prefetch, Q, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from tournament.lib.text import swedish_sort_key
 from tournament.models import (
+    CheckIn,
     Level,
     Player,
     Seat,
@@ -105,6 +106,7 @@ def td_tournament_list(*, released_only: bool = False) -> list[TournamentRow]:
 class RosterEntry:
     player: Player
     status: str  # "registered", "withdrawn", "disqualified", "in", "out", "champion"
+    checked_in: bool = False  # a check-in at the door not undone (services/checkin.py)
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,15 @@ class Roster:
     def withdrawn(self) -> int:
         return sum(1 for entry in self.entries if entry.status == "withdrawn")
 
+    @property
+    def checked_in(self) -> int:
+        """Players not withdrawn who are checked in: the N of "checked in N of M"."""
+        return sum(1 for entry in self.entries if entry.status != "withdrawn" and entry.checked_in)
+
+    def not_checked_in(self) -> list[Player]:
+        """Players not withdrawn who are not checked in, by name."""
+        return [e.player for e in self.entries if e.status != "withdrawn" and not e.checked_in]
+
 
 def player_roster(tournament: Tournament) -> Roster:
     """Every player of the tournament with his status, by name the Swedish way: 2 queries.
@@ -129,7 +140,9 @@ def player_roster(tournament: Tournament) -> Roster:
     (still playing, or waiting for the next draw as his table's winner), out, the
     champion, or disqualified. `tournament.champion_id` is taken as given.
     """
-    players = list(Player.objects.filter(tournament=tournament))
+    # Whether each is checked in, in the players' own query.
+    here = CheckIn.objects.filter(player=OuterRef("pk"), undone_at__isnull=True)
+    players = list(Player.objects.filter(tournament=tournament).annotate(here=Exists(here)))
     last_seat: dict[int, Seat] = {}
     for seat in (
         Seat.objects.current()
@@ -156,7 +169,8 @@ def player_roster(tournament: Tournament) -> Roster:
         return "out"
 
     players.sort(key=lambda player: (swedish_sort_key(player.name), player.number))
-    return Roster(entries=[RosterEntry(player, status(player)) for player in players], drawn=drawn)
+    entries = [RosterEntry(player, status(player), player.here) for player in players]
+    return Roster(entries=entries, drawn=drawn)
 
 
 def td_tournament(tournament_id: int) -> Tournament | None:

@@ -6,6 +6,8 @@ change). Each change bumps the tournament's revision, so every polled page shows
 next poll; an end time passing changes nothing here (the pages hide it by the clock).
 """
 
+import datetime
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -14,14 +16,14 @@ from tournament import audit
 from tournament.errors import InvalidEntry, NotAllowed
 from tournament.models import Announcement, Tournament
 from tournament.rules.names import check_shown
-from tournament.rules.validation import clean_text, instance
+from tournament.rules.validation import clean_text, column_length, instance
 from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tournament, touch_tournament
 
-TEXT_LENGTH = Announcement._meta.get_field("text").max_length
+TEXT_LENGTH = column_length(Announcement, "text")
 
 
-def standing(tournament, now=None):
+def standing(tournament: Tournament, now: datetime.datetime | None = None) -> Announcement | None:
     """The tournament's announcement shown now, or None: the latest not withdrawn whose end
     time (if any) is still to come."""
     now = now or timezone.now()
@@ -33,11 +35,11 @@ def standing(tournament, now=None):
     )
 
 
-def _iso(moment):
+def _iso(moment: datetime.datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def _withdraw(announcement, actor, now):
+def _withdraw(announcement: Announcement, actor: audit.Actor, now: datetime.datetime) -> None:
     announcement.withdrawn_at = now
     announcement.withdrawn_by = audit.actor_or_none(actor)
     announcement.save(update_fields=["withdrawn_at", "withdrawn_by"])
@@ -45,7 +47,13 @@ def _withdraw(announcement, actor, now):
 
 @idempotent("announcement.make", load=Announcement)
 @transaction.atomic
-def announce(*, tournament, actor, text, ends_at=None):
+def announce(
+    *,
+    tournament: Tournament,
+    actor: audit.Actor,
+    text: object,
+    ends_at: datetime.datetime | None = None,
+) -> Announcement:
     """Show `text` to the room until `ends_at` (None: until withdrawn); replaces the one
     standing. Refused for a finished tournament, an end time not in the future, and text
     that is empty, too long, invisible or turns its direction."""
@@ -83,7 +91,7 @@ def announce(*, tournament, actor, text, ends_at=None):
 
 @idempotent("announcement.withdraw", load=Announcement)
 @transaction.atomic
-def withdraw_announcement(*, tournament, actor):
+def withdraw_announcement(*, tournament: Tournament, actor: audit.Actor) -> Announcement:
     """Take the standing announcement down now."""
     tournament = lock_tournament(instance(tournament, Tournament, label=_("The tournament")))
     announcement = withdraw_standing(tournament, actor)
@@ -94,7 +102,9 @@ def withdraw_announcement(*, tournament, actor):
     return announcement
 
 
-def withdraw_standing(tournament, actor, *, closing_level=None):
+def withdraw_standing(
+    tournament: Tournament, actor: audit.Actor, *, closing_level: int | None = None
+) -> Announcement | None:
     """Within a change that holds the tournament's lock: take the standing announcement
     down (with its audit entry), or do nothing when none stands. `closing_level`: the
     number of the level whose close takes it down. Returns it, or None."""
@@ -104,7 +114,7 @@ def withdraw_standing(tournament, actor, *, closing_level=None):
         return None
     _withdraw(announcement, actor, now)
     touch_tournament(tournament)
-    params = {"text": announcement.text}
+    params: dict[str, object] = {"text": announcement.text}
     if closing_level is not None:
         params["level"] = closing_level
     audit.record(

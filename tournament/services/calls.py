@@ -6,21 +6,21 @@ from django.utils.translation import gettext as _
 
 from tournament import audit
 from tournament.errors import InvalidEntry, NotAllowed
-from tournament.models import Table, TableCall, Tournament
-from tournament.rules.validation import clean_choice, clean_text, instance
+from tournament.models import Player, Table, TableCall, Tournament
+from tournament.rules.validation import clean_choice, clean_text, column_length, instance
 from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_table, lock_tournament, touch_tournament
 
-NOTE_LENGTH = TableCall._meta.get_field("note").max_length
-LABEL_LENGTH = TableCall._meta.get_field("called_by_label").max_length
+NOTE_LENGTH = column_length(TableCall, "note")
+LABEL_LENGTH = column_length(TableCall, "called_by_label")
 
 
-def open_call(table):
+def open_call(table: Table) -> TableCall | None:
     calls = TableCall.objects.filter(table=table, cleared_at__isnull=True)
     return calls.select_related("player").first()
 
 
-def _player_at(table, player):
+def _player_at(table: Table, player: Player | int) -> Player:
     """The player, if they still play at the table (not disqualified from it)."""
     player_id = getattr(player, "pk", player)
     seat = (
@@ -39,7 +39,15 @@ def _player_at(table, player):
 
 @idempotent("table.call", load=TableCall)
 @transaction.atomic
-def call_td(*, table, kind, note="", player=None, actor=None, actor_label=""):
+def call_td(
+    *,
+    table: Table,
+    kind: object,
+    note: object = "",
+    player: Player | int | None = None,
+    actor: audit.Actor = None,
+    actor_label: object = "",
+) -> TableCall | None:
     """Flag the table for the TD; a table has at most one open call (a second is the same).
 
     `player` names the player the call is about (the one timed out, or the one to warn):
@@ -65,8 +73,13 @@ def call_td(*, table, kind, note="", player=None, actor=None, actor_label=""):
     except IntegrityError:  # another device called at the same instant
         return open_call(table)
     # The table's lock moved its revision (tables/locking.py): its pages show the call.
-    params = {"level": table.level.number, "table": table.number, "kind": kind, "note": note}
-    after = {"kind": kind, "note": note}
+    params: dict[str, object] = {
+        "level": table.level.number,
+        "table": table.number,
+        "kind": kind,
+        "note": note,
+    }
+    after: dict[str, object] = {"kind": kind, "note": note}
     if player is not None:  # a call naming nobody reads as it always has
         params["player"], after["player"] = player.name, player.pk
     audit.record(
@@ -80,7 +93,7 @@ def call_td(*, table, kind, note="", player=None, actor=None, actor_label=""):
     return call
 
 
-def clear_named_call(*, table, call_id, actor):
+def clear_named_call(*, table: Table, call_id: int, actor: audit.Actor) -> TableCall | None:
     """Clear the table's open call if it is still call `call_id` (the TD gave the penalty it
     asked for); None when it was cleared meanwhile or another call is open."""
     call = open_call(instance(table, Table, label=_("The table")))
@@ -91,7 +104,7 @@ def clear_named_call(*, table, call_id, actor):
 
 @idempotent("table.call_cleared", load=TableCall)
 @transaction.atomic
-def clear_call(*, table, actor):
+def clear_call(*, table: Table, actor: audit.Actor) -> TableCall:
     """The TD has dealt with the table's call, at any level: one left open at a closed level
     or at a redrawn table is cleared the same way (a call is never lost)."""
     table = instance(table, Table, label=_("The table"))

@@ -1,5 +1,7 @@
 """Draws: seating a level at random, redoing it, and advancing the table winners."""
 
+from collections.abc import Sequence
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,8 +22,14 @@ from tournament.models import (
 )
 from tournament.rules.seating import new_seed, seat_players
 from tournament.rules.table_fold import start
-from tournament.rules.validation import MAX_SMALL_NUMBER, clean_int, clean_text, saved
-from tournament.services import announcements
+from tournament.rules.validation import (
+    MAX_SMALL_NUMBER,
+    clean_int,
+    clean_text,
+    column_length,
+    saved,
+)
+from tournament.services import announcements, checkin
 from tournament.services.idempotency import idempotent
 from tournament.services.revisor_access import access_fields
 from tournament.services.stale import by_whom, clock
@@ -29,41 +37,41 @@ from tournament.tables.locking import lock_tables, lock_tournament, touch_tourna
 from tournament.tables.state import conclude_table, seat_inputs
 from tournament.tables.store import refresh_table, store
 
-SEED_LENGTH = Draw._meta.get_field("seed").max_length
-REASON_LENGTH = Draw._meta.get_field("reason").max_length
+SEED_LENGTH = column_length(Draw, "seed")
+REASON_LENGTH = column_length(Draw, "reason")
 
 
-def current_level(tournament):
+def current_level(tournament: Tournament) -> Level | None:
     return Level.objects.filter(tournament=tournament).order_by("-number").first()
 
 
-def current_draw(level):
+def current_draw(level: Level) -> Draw:
     return Draw.objects.current().get(level=level)
 
 
-def level_started(level):
+def level_started(level: Level) -> bool:
     return Hand.objects.filter(table__in=Table.objects.current().filter(level=level)).exists()
 
 
-def field(tournament):
+def field(tournament: Tournament) -> list[Player]:
     """The players the first level is drawn from: registered, not withdrawn, not disqualified."""
     return list(
         Player.objects.filter(tournament=tournament, withdrawn_at__isnull=True, disqualified=False)
     )
 
 
-def _seed(seed):
+def _seed(seed: object) -> str:
     if seed is None:
         return new_seed()
     return clean_text(seed, label=_("The seed"), max_length=SEED_LENGTH)
 
 
-def _lock_level_tables(level):
+def _lock_level_tables(level: Level) -> None:
     """Lock the level's current tables (after the tournament), so no hand lands meanwhile."""
     lock_tables(Table.objects.current().filter(level=level).values_list("pk", flat=True))
 
 
-def _seating_summary(draw):
+def _seating_summary(draw: Draw) -> dict[str, object]:
     return {
         "draw": draw.number,
         "seed": draw.seed,
@@ -78,7 +86,15 @@ def _seating_summary(draw):
     }
 
 
-def _make_draw(*, level, players, actor, seed, number, reason=""):
+def _make_draw(
+    *,
+    level: Level,
+    players: Sequence[Player],
+    actor: audit.Actor,
+    seed: str,
+    number: int,
+    reason: str = "",
+) -> Draw:
     by_number = {player.number: player for player in players}
     draw = Draw.objects.create(
         level=level,
@@ -107,14 +123,47 @@ def _make_draw(*, level, players, actor, seed, number, reason=""):
     return draw
 
 
+class NotCheckedIn(NotAllowed):
+    """The first draw would seat players not checked in (`players`): the TD says first
+    whether to withdraw them (`withdraw_absent=True`) or to wait."""
+
+    def __init__(self, players: Sequence[Player]) -> None:
+        self.players = players
+        super().__init__(
+            ngettext(
+                "%(count)d player is not checked in: %(names)s. Withdraw them and draw, or "
+                "wait for them.",
+                "%(count)d players are not checked in: %(names)s. Withdraw them and draw, or "
+                "wait for them.",
+                len(players),
+            )
+            % {"count": len(players), "names": ", ".join(p.name for p in players)}
+        )
+
+
 @idempotent("draw.create", load=Level)
 @transaction.atomic
-def draw_first_level(*, tournament, actor, seed=None):
+def draw_first_level(
+    *,
+    tournament: Tournament,
+    actor: audit.Actor,
+    seed: object = None,
+    withdraw_absent: bool = False,
+) -> Level:
+    """Draw level 1 from the field. Once check-in is used (services/checkin.py), players
+    not checked in are never seated silently: refused (NotCheckedIn) unless
+    `withdraw_absent`, when they are withdrawn first, "not checked in" kept as the reason."""
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     seed = _seed(seed)
     if Level.objects.filter(tournament=tournament).exists():
         raise NotAllowed(_("The first draw is already made; redo it instead."))
     players = field(tournament)
+    absent = checkin.absent_players(players)
+    if absent:
+        if not withdraw_absent:
+            raise NotCheckedIn(absent)
+        checkin.withdraw_absent(tournament=tournament, actor=actor, players=absent)
+        players = [player for player in players if player not in absent]
     if len(players) < 2:
         raise NotAllowed(_("A draw needs at least 2 players."))
     level = Level.objects.create(tournament=tournament, number=1)
@@ -130,7 +179,7 @@ def draw_first_level(*, tournament, actor, seed=None):
     return level
 
 
-def _check_based_on(level, current, based_on_draw):
+def _check_based_on(level: Level, current: Draw, based_on_draw: object) -> None:
     """Refuse a redraw asked for from a page that showed another draw than `current`."""
     if based_on_draw == current.pk:
         return
@@ -159,7 +208,14 @@ def _check_based_on(level, current, based_on_draw):
 
 @idempotent("draw.redo", load=Level)
 @transaction.atomic
-def redraw_level(*, level, actor, reason, seed=None, based_on_draw=None):
+def redraw_level(
+    *,
+    level: Level,
+    actor: audit.Actor,
+    reason: object,
+    seed: object = None,
+    based_on_draw: int | None = None,
+) -> Level:
     """Redo a level's draw, with a reason; only until its first hand is recorded.
 
     `based_on_draw`: the id of the draw the TD's page showed. When the level has another
@@ -223,7 +279,7 @@ def redraw_level(*, level, actor, reason, seed=None, based_on_draw=None):
     return level
 
 
-def _carry_penalties(old, draw):
+def _carry_penalties(old: Draw, draw: Draw) -> list[dict[str, object]]:
     """Penalties given at the redone draw's tables (before its first hand, so after hand 0)
     come off at each player's table of the new draw instead: a player's penalty points are
     deducted at his table of the current level. A player no longer drawn keeps his at the
@@ -235,26 +291,29 @@ def _carry_penalties(old, draw):
         seat.player_id: seat.table
         for seat in Seat.objects.filter(draw=draw).select_related("table__level__tournament")
     }
-    carried, moved = [], []
+    carried: list[Penalty] = []
+    moved: list[dict[str, object]] = []
+    tables: set[Table] = set()  # the new draw's tables that took one
     for penalty in Penalty.objects.filter(table__draw=old).select_related("player", "table"):
         table = new_table.get(penalty.player_id)
         if table is None:
             continue
-        moved.append(
-            {"player": penalty.player.name, "from": penalty.table.number, "to": table.number}
-        )
+        old_table = penalty.table
+        assert old_table is not None  # a penalty of the old draw's tables (the filter)
+        moved.append({"player": penalty.player.name, "from": old_table.number, "to": table.number})
         penalty.table = table
         carried.append(penalty)
+        tables.add(table)
     if carried:
         Penalty.objects.bulk_update(carried, ["table"])
-        for table in {penalty.table for penalty in carried}:
+        for table in tables:
             refresh_table(table)
     return moved
 
 
 @idempotent("draw.release", load=Draw)
 @transaction.atomic
-def release_draw(*, level, actor):
+def release_draw(*, level: Level, actor: audit.Actor) -> Draw:
     """Show the level's current draw to the players, the big screen and the revisors."""
     level = saved(level, Level, label=_("The level"))
     tournament = lock_tournament(level.tournament)
@@ -276,13 +335,13 @@ def release_draw(*, level, actor):
     return draw
 
 
-def awaits_tie(table):
+def awaits_tie(table: Table) -> bool:
     """The table's required hands are played and the lead is shared: the TD settles the
     tie, or the table plays on (from the table's caches, as `table_state.conclude` left them)."""
     return not table.is_over and table.hands_played >= table.required_hands
 
 
-def call_place(table, level):
+def call_place(table: Table, level: Level) -> str:
     """Where a call is, seen from `level`: "table 3", "table 3 of draw 1", "table 3 of level 1"."""
     if table.level_id != level.pk:
         return _("table %(table)d of level %(level)d") % {
@@ -297,7 +356,7 @@ def call_place(table, level):
     return _("table %(table)d") % {"table": table.number}
 
 
-def open_calls(tournament):
+def open_calls(tournament: Tournament) -> list[TableCall]:
     """Every call of the tournament not cleared yet, at any level or draw: 1 query."""
     return list(
         TableCall.objects.filter(table__level__tournament=tournament, cleared_at__isnull=True)
@@ -306,14 +365,14 @@ def open_calls(tournament):
     )
 
 
-def _refuse_while_open(tournament, level, tables):
+def _refuse_while_open(tournament: Tournament, level: Level, tables: Sequence[Table]) -> None:
     """Closing makes the level's results final: refuse while anything is still open.
 
     An open call (at any table of the tournament: none is left behind), a tie for first
     not settled, a table still short of its hands. Every reason at once, so the TD sees
     the whole list; the tables are locked, so no call or hand lands after the check.
     """
-    reasons = []
+    reasons: list[str] = []
     places = [call_place(call.table, level) for call in open_calls(tournament)]
     if places:
         reasons.append(
@@ -349,7 +408,9 @@ def _refuse_while_open(tournament, level, tables):
         raise NotAllowed(" ".join(reasons))
 
 
-def _end_announcement(tournament, actor, level, finishes, asked):
+def _end_announcement(
+    tournament: Tournament, actor: audit.Actor, level: Level, finishes: bool, asked: bool | None
+) -> None:
     """Closing a level takes the standing announcement down when the TD said so; when not
     asked, one without an end ends with the tournament (no finished tournament's pages
     and projectors keep "until withdrawn" for ever), and stays at a level change."""
@@ -362,7 +423,14 @@ def _end_announcement(tournament, actor, level, finishes, asked):
 
 @idempotent("level.close")
 @transaction.atomic
-def advance(*, tournament, actor, seed=None, level_number=None, withdraw_announcement=None):
+def advance(
+    *,
+    tournament: Tournament,
+    actor: audit.Actor,
+    seed: object = None,
+    level_number: object = None,
+    withdraw_announcement: bool | None = None,
+) -> Level | None:
     """Close the current level when every table is over and nothing is left open.
 
     Refused (nothing changed) while a call is open or a tie for first is not settled, and,

@@ -1,14 +1,16 @@
 """Recording hands, correcting them, and settling ties for first."""
 
 import uuid
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import InvalidHand, parse_row, score_hand
+from scoring import InvalidHand, Rules, parse_row, score_hand
 from scoring.cards import card_code
 from tournament import audit, events
 from tournament.errors import (
@@ -24,14 +26,22 @@ from tournament.models import (
     HandResult,
     HandVersion,
     Player,
+    Seat,
     Table,
     TieSettlement,
     Tournament,
 )
 from tournament.rules.board_parts import refuse_stray_parts, refuse_wrong_discards
 from tournament.rules.hand_errors import invalid_hand_message
-from tournament.rules.table_fold import HandInput, ResultInput, play, repeat_broken
-from tournament.rules.validation import clean_int, clean_text, instance, saved
+from tournament.rules.table_fold import (
+    HandInput,
+    RepeatBroken,
+    ResultInput,
+    TableState,
+    play,
+    repeat_broken,
+)
+from tournament.rules.validation import clean_int, clean_text, column_length, instance, saved
 from tournament.services.idempotency import hand_sent_again, idempotent
 from tournament.services.stale import by_whom, clock
 from tournament.tables.locking import lock_table, read_table_and_seats
@@ -47,8 +57,14 @@ from tournament.tables.store import TableMoved, recompute_table, store
 
 MAX_POINTS = 999
 ROWS = ("front", "middle", "back")
-LABEL_LENGTH = HandVersion._meta.get_field("entered_by_label").max_length
-REASON_LENGTH = HandVersion._meta.get_field("reason").max_length
+LABEL_LENGTH = column_length(HandVersion, "entered_by_label")
+REASON_LENGTH = column_length(HandVersion, "reason")
+
+# A seat's line of a hand: its HandResult's fields by name (points, Fantasyland, and for
+# cards the rows, fouled, royalties, detail), as the row is created with them.
+type ResultLine = dict[str, Any]
+# Seat id -> its line.
+type Lines = dict[int, ResultLine]
 
 
 @dataclass(frozen=True)
@@ -58,20 +74,20 @@ class Recorded:
     # A new hand's table (`hand.table`) came with its seats (players loaded) and its state,
     # read for the hand and written with it (at the revision it was read at): what its
     # card shows next, with no read of its own. Empty for a submission that arrived again.
-    seats: tuple = ()
-    state: object = None
+    seats: tuple[Seat, ...] = ()
+    state: TableState | None = None
 
 
-def _key(idempotency_key):
+def _key(idempotency_key: object) -> uuid.UUID:
     if isinstance(idempotency_key, uuid.UUID):
         return idempotency_key
     try:
-        return uuid.UUID(idempotency_key)
+        return uuid.UUID(idempotency_key)  # type: ignore[arg-type]  # refused below if not text
     except (TypeError, ValueError, AttributeError) as exc:
         raise InvalidEntry(_("The submission has no valid key; reload the page.")) from exc
 
 
-def check_table_open(table):
+def check_table_open(table: Table) -> None:
     """Refuse a change to a table whose results are final or whose seating is not in play."""
     if table.draw.superseded_at is not None:
         raise NotAllowed(_("This table was redrawn; use the new table."))
@@ -81,7 +97,7 @@ def check_table_open(table):
         raise NotAllowed(_("This level is closed: its results are final."))
 
 
-def _positions(value, seats, what):
+def _positions(value: object, seats: Sequence[Seat], what: str) -> set[int]:
     """A set of seat positions among `seats` (e.g. who goes to Fantasyland)."""
     if value is None:
         return set()
@@ -90,7 +106,7 @@ def _positions(value, seats, what):
     ):
         raise InvalidEntry(_("%(what)s must be a list of seats.") % {"what": what})
     known = {seat.position for seat in seats}
-    positions = set()
+    positions: set[int] = set()
     for item in value:
         if type(item) is not int or item not in known:
             raise InvalidEntry(
@@ -100,7 +116,7 @@ def _positions(value, seats, what):
     return positions
 
 
-def _points_lines(seats, points, fantasyland):
+def _points_lines(seats: Sequence[Seat], points: object, fantasyland: Collection[int]) -> Lines:
     if not isinstance(points, dict):
         raise InvalidEntry(_("Enter each player's points."))
     expected = {seat.position for seat in seats}
@@ -111,7 +127,7 @@ def _points_lines(seats, points, fantasyland):
                 _("Points are missing for %(names)s.") % {"names": ", ".join(missing)}
             )
         raise InvalidEntry(_("Points were given for a seat that is not playing this hand."))
-    lines = {}
+    lines: Lines = {}
     for seat in seats:
         value = clean_int(
             points[seat.position],
@@ -128,14 +144,16 @@ def _points_lines(seats, points, fantasyland):
     return lines
 
 
-def _row_text(value):
+def _row_text(value: object) -> object:
     """A row as given (text, or a list of card texts) as text for the scorer."""
     if isinstance(value, (list, tuple)) and all(isinstance(card, str) for card in value):
         return " ".join(value)
     return value
 
 
-def scoring_board(board, *, in_fantasyland, streak):
+def scoring_board(
+    board: Mapping[str, object], *, in_fantasyland: object, streak: int | None
+) -> dict[str, object]:
     """One player's rows as `scoring.score_hand` reads them, with his Fantasyland flags.
 
     `board` is {"front": "Qs Qh 7d", ...}; `in_fantasyland` and `streak` are the
@@ -143,21 +161,27 @@ def scoring_board(board, *, in_fantasyland, streak):
     Recording a hand and checking it before it is recorded (the revisor's preview)
     both score through this, so they agree.
     """
-    entry = {row: _row_text(board.get(row, "")) for row in ROWS}
+    entry: dict[str, object] = {row: _row_text(board.get(row, "")) for row in ROWS}
     if in_fantasyland:
         entry["fantasyland"] = True
         entry["fantasyland_streak"] = max(1, streak or 1)
     return entry
 
 
-def _card_lines(seats, boards, rules, in_fl, streak):
+def _card_lines(
+    seats: Sequence[Seat],
+    boards: object,
+    rules: Rules,
+    in_fl: Mapping[int, bool],
+    streak: Mapping[int, int],
+) -> Lines:
     if not isinstance(boards, dict) or set(boards) != {seat.position for seat in seats}:
         raise InvalidEntry(_("Enter the cards of every player in the hand."))
     for seat in seats:
         if not isinstance(boards[seat.position], dict):
             raise InvalidEntry(_("Enter %(name)s's three rows.") % {"name": seat.player.name})
     refuse_stray_parts(seats, boards, in_fl)
-    entries = []
+    entries: list[dict[str, object]] = []
     for seat in seats:
         board = boards[seat.position]
         entries.append(
@@ -167,7 +191,7 @@ def _card_lines(seats, boards, rules, in_fl, streak):
         results = score_hand(entries, rules=rules)
     except InvalidHand as exc:
         raise InvalidEntry(invalid_hand_message(exc, [s.player.name for s in seats])) from exc
-    lines = {}
+    lines: Lines = {}
     for index, (seat, entry, result) in enumerate(zip(seats, entries, results, strict=True), 1):
         cards = result.to_dict()
         lines[seat.id] = {
@@ -191,7 +215,16 @@ def _card_lines(seats, boards, rules, in_fl, streak):
     return lines
 
 
-def _lines(table, seats, *, points, boards, fantasyland, in_fl, streak):
+def _lines(
+    table: Table,
+    seats: Sequence[Seat],
+    *,
+    points: object,
+    boards: object,
+    fantasyland: object,
+    in_fl: Mapping[int, bool],
+    streak: Mapping[int, int],
+) -> tuple[str, Lines]:
     tournament = table.level.tournament
     if (points is None) == (boards is None):
         raise InvalidEntry(_("Enter the hand either as points or as cards."))
@@ -205,7 +238,7 @@ def _lines(table, seats, *, points, boards, fantasyland, in_fl, streak):
     return HandVersion.Mode.POINTS, _points_lines(seats, points, going)
 
 
-def _hand_input(number, lines, mode):
+def _hand_input(number: int, lines: Lines, mode: str) -> HandInput:
     return HandInput(
         number=number,
         results={
@@ -220,7 +253,9 @@ def _hand_input(number, lines, mode):
     )
 
 
-def _refuse_broken_repeat(broken, seats, tournament):
+def _refuse_broken_repeat(
+    broken: Sequence[RepeatBroken], seats: Sequence[Seat], tournament: Tournament
+) -> None:
     """A revisor's 'goes to Fantasyland' must fit the tournament's repeat rule."""
     if not broken:
         return
@@ -239,7 +274,9 @@ def _refuse_broken_repeat(broken, seats, tournament):
     raise InvalidEntry(message % {"name": name, "hand": first.hand_number})
 
 
-def _save_results(version, seats, lines, in_fl):
+def _save_results(
+    version: HandVersion, seats: Sequence[Seat], lines: Lines, in_fl: Mapping[int, bool]
+) -> None:
     HandResult.objects.bulk_create(
         HandResult(
             version=version,
@@ -251,14 +288,20 @@ def _save_results(version, seats, lines, in_fl):
     )
 
 
-def _describe(seats, lines):
+def _describe(seats: Sequence[Seat], lines: Lines) -> dict[str, ResultLine]:
     return {
         seat.player.name: {k: v for k, v in lines[seat.id].items() if k != "detail"}
         for seat in seats
     }
 
 
-def _says_the_same(old, old_results, mode, seats, lines):
+def _says_the_same(
+    old: HandVersion,
+    old_results: Mapping[int, HandResult],
+    mode: str,
+    seats: Sequence[Seat],
+    lines: Lines,
+) -> bool:
     """Whether a correction would only repeat the hand's current version (entered the same
     way, every value equal): a version that changes nothing would still mark the hand as
     corrected on every page."""
@@ -270,7 +313,7 @@ def _says_the_same(old, old_results, mode, seats, lines):
     )
 
 
-def _label(actor_label):
+def _label(actor_label: object) -> str:
     return clean_text(
         actor_label, label=_("The entry's label"), max_length=LABEL_LENGTH, required=False
     )
@@ -288,15 +331,15 @@ ATTEMPTS = 5
 
 def record_hand(
     *,
-    table,
-    hand_number,
-    idempotency_key,
-    actor=None,
-    actor_label="",
-    points=None,
-    boards=None,
-    fantasyland=(),
-):
+    table: Table,
+    hand_number: object,
+    idempotency_key: object,
+    actor: audit.Actor = None,
+    actor_label: object = "",
+    points: object = None,
+    boards: object = None,
+    fantasyland: object = (),
+) -> Recorded:
     """Record the next hand at a table, as points (summing to zero) or as cards.
 
     The same submission (idempotency key) twice records one hand: the second
@@ -353,8 +396,18 @@ def record_hand(
 
 
 @transaction.atomic
-def _record(*, table, hand_number, key, actor, actor_label, points, boards, fantasyland):
-    actor_label = _label(actor_label)
+def _record(
+    *,
+    table: Table,
+    hand_number: object,
+    key: uuid.UUID,
+    actor: audit.Actor,
+    actor_label: object,
+    points: object,
+    boards: object,
+    fantasyland: object,
+) -> Recorded:
+    label = _label(actor_label)
     # Read without a lock: the table's write at the end is checked against this revision.
     table, all_seats = read_table_and_seats(table)
     read_at_revision = table.revision
@@ -421,7 +474,7 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
             mode=mode,
             idempotency_key=key,
             created_by=audit.actor_or_none(actor),
-            entered_by_label=actor_label,
+            entered_by_label=label,
         )
     except IntegrityError as exc:
         # Raised straight out of this atomic block, which rolls back (the hand too).
@@ -449,7 +502,7 @@ def _record(*, table, hand_number, key, actor, actor_label, points, boards, fant
     return Recorded(hand, created=True, seats=tuple(all_seats), state=after)
 
 
-def _check_based_on(hand, current, based_on_version):
+def _check_based_on(hand: Hand, current: HandVersion, based_on_version: object) -> None:
     """Refuse a correction made from another version of the hand than its `current` one."""
     if type(based_on_version) is not int:
         raise InvalidEntry(_("The hand's version is missing; reload the page."))
@@ -473,17 +526,17 @@ def _check_based_on(hand, current, based_on_version):
 @transaction.atomic
 def correct_hand(
     *,
-    hand,
-    actor,
-    reason,
-    based_on_version,
-    points=None,
-    boards=None,
-    fantasyland=(),
-    idempotency_key=None,
-    actor_label="",
-    only_if_last=False,
-):
+    hand: Hand,
+    actor: audit.Actor,
+    reason: object,
+    based_on_version: object,
+    points: object = None,
+    boards: object = None,
+    fantasyland: object = (),
+    idempotency_key: object = None,
+    actor_label: object = "",
+    only_if_last: bool = False,
+) -> Recorded:
     """The TD replaces a recorded hand's content; the old version is kept.
 
     `based_on_version`: the number of the hand's version the correction was made from
@@ -514,7 +567,7 @@ def correct_hand(
     if existing is not None:
         return Recorded(existing.hand, created=False)
     check_table_open(table)
-    actor_label = _label(actor_label)
+    label = _label(actor_label)
     if only_if_last and hand.number != table.hands_played:
         raise NotAllowed(
             _("Hand %(hand)d is no longer the last hand: only the TD can correct it now.")
@@ -564,7 +617,7 @@ def correct_hand(
         mode=mode,
         idempotency_key=key,
         created_by=audit.actor_or_none(actor),
-        entered_by_label=actor_label,
+        entered_by_label=label,
         reason=reason,
     )
     _save_results(version, seats, lines, how.in_fantasyland)
@@ -579,7 +632,7 @@ def correct_hand(
     audit.record(
         tournament=table.level.tournament,
         actor=actor,
-        actor_label=actor_label,
+        actor_label=label,
         action="hand.correct",
         params={
             "level": table.level.number,
@@ -594,7 +647,9 @@ def correct_hand(
     return Recorded(hand, created=True)
 
 
-def _tie(table):
+def _tie(
+    table: Table,
+) -> tuple[TableState, list[Seat], dict[int, Seat], TieSettlement | None]:
     """The table's tie for first and how it stands: (state, seats, leaders, settlement).
 
     `state` is the table concluded without any settlement, so that `leaders` maps the tied
@@ -624,7 +679,7 @@ def _tie(table):
 NOT_CHECKED = object()
 
 
-def tie_decided_meanwhile(table, settlement):
+def tie_decided_meanwhile(table: Table, settlement: TieSettlement | None) -> Conflict:
     """The refusal of a decision on the tie at `table` made from a page that showed another
     decision than `settlement` (the one that decides the table now, or None)."""
     if settlement is None:
@@ -653,7 +708,14 @@ def tie_decided_meanwhile(table, settlement):
 
 @idempotent("tie.settle")
 @transaction.atomic
-def settle_tie(*, table, actor, winner, reason, based_on_settlement=NOT_CHECKED):
+def settle_tie(
+    *,
+    table: Table,
+    actor: audit.Actor,
+    winner: Player,
+    reason: object,
+    based_on_settlement: object = NOT_CHECKED,
+) -> Table:
     """The TD decides a tie for first (e.g. by a card draw) instead of playing on.
 
     Until the level closes, a settled tie can be decided again for another of the tied
@@ -671,7 +733,7 @@ def settle_tie(*, table, actor, winner, reason, based_on_settlement=NOT_CHECKED)
     reason = clean_text(
         reason,
         label=_("The reason"),
-        max_length=TieSettlement._meta.get_field("reason").max_length,
+        max_length=column_length(TieSettlement, "reason"),
         empty=_("Settling a tie needs a written reason."),
     )
     winner = saved(winner, Player, label=_("The winner"), tournament=table.level.tournament)

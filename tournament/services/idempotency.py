@@ -138,17 +138,22 @@ def run_once(
         return result
 
 
-def idempotent(action: str, load: type[models.Model] | None = None) -> Callable:
+def idempotent[R](
+    action: str, load: type[models.Model] | None = None
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
     """A service that takes `key=`: kept by `run_once`, its keyword arguments (the actor
-    aside) the content. `load` is the model the service returns."""
+    aside) the content. `load` is the model the service returns.
 
-    def wrap(service):
+    Typed `Callable[..., R]`: the service's return is kept, its parameters are not (a
+    ParamSpec cannot add the keyword `key`)."""
+
+    def wrap(service: Callable[..., R]) -> Callable[..., R]:
         @functools.wraps(service)
-        def once(*args, key=None, **kwargs):
+        def once(*args: Any, key: object = None, **kwargs: Any) -> R:
             if key is None:
                 return service(*args, **kwargs)
             content = {name: value for name, value in kwargs.items() if name != "actor"}
-            return run_once(
+            result: R = run_once(
                 lambda: service(*args, **kwargs),
                 key=key,
                 action=action,
@@ -156,6 +161,7 @@ def idempotent(action: str, load: type[models.Model] | None = None) -> Callable:
                 actor=kwargs.get("actor"),
                 load=load,
             )
+            return result
 
         return once
 

@@ -1,5 +1,6 @@
 """Warnings and penalties: counted across the whole tournament."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -10,51 +11,53 @@ from tournament import audit
 from tournament.audit.sentences import deducted_where
 from tournament.errors import Conflict, NotAllowed
 from tournament.models import Penalty, Player, Seat, Table, TableCall, Tournament
-from tournament.rules.validation import clean_choice, clean_text, saved
+from tournament.rules.validation import clean_choice, clean_text, column_length, saved
 from tournament.rules.warnings import DISQUALIFYING_WARNING, warning_points
 from tournament.services.calls import clear_named_call
 from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tables, lock_tournament, touch_tournament
 from tournament.tables.store import open_tables_of, recompute_warnings, refresh_table
 
-NOTE_LENGTH = Penalty._meta.get_field("note").max_length
-REASON_LENGTH = Penalty._meta.get_field("rescind_reason").max_length
+NOTE_LENGTH = column_length(Penalty, "note")
+REASON_LENGTH = column_length(Penalty, "rescind_reason")
 
 
-def open_seat(player):
+def open_seat(player: Player) -> Seat | None:
     """The player's seat in the current draw of an open level, if any."""
     return Seat.objects.open().filter(player=player).select_related("table").first()
 
 
-def _lock_player_tables(player):
+def _lock_player_tables(player: Player) -> set[int]:
     """Lock every table a change of this player's warnings can rewrite (after the tournament)."""
     ids = open_tables_of(player)
     lock_tables(ids)
     return ids
 
 
-def _refresh(table_ids):
+def _refresh(table_ids: Iterable[int]) -> None:
     for table in Table.objects.filter(pk__in=table_ids).select_related("level__tournament"):
         refresh_table(table)
 
 
-def _state(penalty):
+def _state(penalty: Penalty) -> dict[str, object]:
+    table = penalty.table  # None without a query when it has none
     return {
         "player": penalty.player.name,
         "kind": penalty.kind,
         "warning_number": penalty.warning_number,
         "points": penalty.points,
-        "table": penalty.table.number if penalty.table_id else None,
+        "table": table.number if table is not None else None,
         "rescinded": penalty.rescinded_at is not None,
         "disqualified": penalty.player.disqualified,
     }
 
 
-def where_deducted(penalty):
+def where_deducted(penalty: Penalty) -> str:
     """Where the penalty's points come off, in words (for the audit and the pages)."""
-    if penalty.table_id is None:
+    table = penalty.table  # None without a query when it has none
+    if table is None:
         return deducted_where(None, 0)
-    return deducted_where(penalty.table.number, penalty.after_hand)
+    return deducted_where(table.number, penalty.after_hand)
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ class PenaltyCost:
     table: Table | None  # where the points come off (None: at no table, no points)
 
 
-def penalty_cost(player, kind):
+def penalty_cost(player: Player, kind: str) -> PenaltyCost:
     """The cost of giving `player` a penalty of `kind` now: 2 queries.
 
     The player's warnings that count (not rescinded) across the tournament give
@@ -88,7 +91,7 @@ class CostChanged(Conflict):
     """The player's warnings changed since the confirmation stated the cost: `cost` is
     what it would be now."""
 
-    def __init__(self, player, cost):
+    def __init__(self, player: Player, cost: PenaltyCost) -> None:
         super().__init__(
             _(
                 "The warnings of %(name)s changed since the cost was stated: nothing was "
@@ -99,7 +102,7 @@ class CostChanged(Conflict):
         self.cost = cost
 
 
-def check_stated_cost(*, player, kind, stated_warning):
+def check_stated_cost(*, player: Player, kind: str, stated_warning: object) -> PenaltyCost:
     """Refuse (CostChanged) a penalty whose warning number is no longer the one the TD
     was told: another penalty given or rescinded meanwhile moved its price."""
     cost = penalty_cost(player, kind)
@@ -110,7 +113,16 @@ def check_stated_cost(*, player, kind, stated_warning):
 
 @idempotent("penalty.give", load=Penalty)
 @transaction.atomic
-def give_stated_penalty(*, tournament, player, kind, stated_warning, actor, note="", call=None):
+def give_stated_penalty(
+    *,
+    tournament: Tournament,
+    player: Player,
+    kind: str,
+    stated_warning: object,
+    actor: audit.Actor,
+    note: object = "",
+    call: int | None = None,
+) -> Penalty:
     """The penalty the TD confirmed at the cost he was told (`stated_warning`, the warning
     number it would be), given from the revisor's call `call` (an id) if any.
 
@@ -135,7 +147,9 @@ def give_stated_penalty(*, tournament, player, kind, stated_warning, actor, note
 
 @idempotent("penalty.give", load=Penalty)
 @transaction.atomic
-def give_penalty(*, tournament, player, kind, actor, note=""):
+def give_penalty(
+    *, tournament: Tournament, player: Player, kind: object, actor: audit.Actor, note: object = ""
+) -> Penalty:
     """A warning (a timeout also costs 10 points) at the player's current table.
 
     The 2nd warning costs 25 more, the 3rd disqualifies. A warning given while the
@@ -173,6 +187,7 @@ def give_penalty(*, tournament, player, kind, actor, note=""):
     touch_tournament(tournament)
     penalty.refresh_from_db()
     penalty.player = player
+    table = penalty.table  # None without a query when it has none
     audit.record(
         tournament=tournament,
         actor=actor,
@@ -182,9 +197,9 @@ def give_penalty(*, tournament, player, kind, actor, note=""):
             "kind": penalty.kind,
             "warning": penalty.warning_number,
             "points": penalty.points,
-            "level": penalty.table.level.number if penalty.table_id else None,
-            "table": penalty.table.number if penalty.table_id else None,
-            "after_hand": penalty.after_hand if penalty.table_id else None,
+            "level": table.level.number if table is not None else None,
+            "table": table.number if table is not None else None,
+            "after_hand": penalty.after_hand if table is not None else None,
             "disqualified": player.disqualified,
         },
         after=_state(penalty),
@@ -194,7 +209,7 @@ def give_penalty(*, tournament, player, kind, actor, note=""):
 
 @idempotent("penalty.rescind", load=Penalty)
 @transaction.atomic
-def rescind_penalty(*, penalty, actor, reason):
+def rescind_penalty(*, penalty: Penalty, actor: audit.Actor, reason: object) -> Penalty:
     """Take a penalty back; it stays on record, marked, and everything is recomputed."""
     penalty = saved(penalty, Penalty, label=_("The penalty"))
     tournament = lock_tournament(penalty.tournament)
@@ -233,6 +248,7 @@ def rescind_penalty(*, penalty, actor, reason):
     touch_tournament(tournament)
     penalty.refresh_from_db()
     penalty.player.refresh_from_db()
+    table = penalty.table  # None without a query when it has none
     audit.record(
         tournament=tournament,
         actor=actor,
@@ -241,8 +257,8 @@ def rescind_penalty(*, penalty, actor, reason):
             "player": penalty.player.name,
             "kind": penalty.kind,
             "reason": reason,
-            "level": penalty.table.level.number if penalty.table_id else None,
-            "table": penalty.table.number if penalty.table_id else None,
+            "level": table.level.number if table is not None else None,
+            "table": table.number if table is not None else None,
         },
         before=before,
         after=_state(penalty),

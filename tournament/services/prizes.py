@@ -6,7 +6,9 @@ what the standings show each winner wins. Every change is kept in the audit log 
 who made it and when, its values before and after.
 """
 
-from django.db import transaction
+from collections.abc import Mapping
+
+from django.db import models, transaction
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
@@ -14,20 +16,22 @@ from tournament import audit
 from tournament.errors import InvalidEntry
 from tournament.models import Tournament
 from tournament.rules.money import check_amount, check_shares
-from tournament.rules.validation import clean_bool, clean_choice, saved
+from tournament.rules.validation import Label, clean_bool, clean_choice, saved
 from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tournament, touch_tournament
 
 
-def prize_settings_of(tournament):
+def prize_settings_of(tournament: Tournament) -> dict[str, object]:
     return {name: getattr(tournament, name) for name in Tournament.PRIZE_SETTINGS}
 
 
-def _label(field):
-    return capfirst(Tournament._meta.get_field(field).verbose_name)
+def _label(name: str) -> Label:
+    field = Tournament._meta.get_field(name)
+    assert isinstance(field, models.Field), f"Tournament.{name} is not a column"
+    return capfirst(field.verbose_name)
 
 
-def clean_prize_settings(values):
+def clean_prize_settings(values: Mapping[str, object]) -> dict[str, object]:
     """Every prize setting checked, whoever calls: amounts whole numbers of the smallest
     unit within range, the fee within the buy-in, shares adding up to 100 %."""
     unknown = set(values) - set(Tournament.PRIZE_SETTINGS)
@@ -35,16 +39,19 @@ def clean_prize_settings(values):
     if unknown or missing:
         names = ", ".join(sorted(map(str, unknown | missing)))
         raise InvalidEntry(_("Unknown or missing prize settings: %(names)s.") % {"names": names})
-    clean = {
+    clean: dict[str, object] = {
         "currency": clean_choice(
             values["currency"], label=_label("currency"), choices=Tournament.Currency
         ),
         "prizes_public": clean_bool(values["prizes_public"], label=_label("prizes_public")),
         "payout_shares": check_shares(values["payout_shares"], label=_("The places' shares")),
     }
-    for field in ("buy_in", "fee", "added_money"):
-        clean[field] = check_amount(values[field], label=_label(field))
-    if clean["fee"] > clean["buy_in"]:
+    amounts = {
+        field: check_amount(values[field], label=_label(field))
+        for field in ("buy_in", "fee", "added_money")
+    }
+    clean.update(amounts)
+    if amounts["fee"] > amounts["buy_in"]:
         raise InvalidEntry(_("The fee cannot be more than the buy-in."))
     units = [unit for unit, _text in Tournament.PRIZE_ROUNDING]
     if type(values["prize_rounding"]) is not int or values["prize_rounding"] not in units:
@@ -57,7 +64,7 @@ def clean_prize_settings(values):
 
 @idempotent("tournament.prizes", load=Tournament)
 @transaction.atomic
-def update_prizes(*, tournament, actor, **values):
+def update_prizes(*, tournament: Tournament, actor: audit.Actor, **values: object) -> Tournament:
     """Set the tournament's buy-in, fee, added money, shares (empty: the standard
     structure), rounding unit and whether the public standings show prizes."""
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))

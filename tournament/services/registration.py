@@ -9,9 +9,10 @@ recorded (a late player, a no-show): each change redoes level 1's draw at once, 
 same transaction, as the rules allow a draw to be redone until then.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import capfirst
@@ -26,6 +27,8 @@ from tournament.models import (
     Tournament,
 )
 from tournament.rules.names import (
+    Known,
+    Line,
     Taken,
     alike_question,
     already_registered,
@@ -33,40 +36,49 @@ from tournament.rules.names import (
     compare_list,
     same_key,
 )
-from tournament.rules.validation import clean_bool, clean_choice, clean_int, saved
+from tournament.rules.validation import (
+    Label,
+    clean_bool,
+    clean_choice,
+    clean_int,
+    column_length,
+    saved,
+)
 from tournament.services import draws
 from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tournament, lock_tournament_names, touch_tournament
 
 
-def settings_of(tournament):
+def settings_of(tournament: Tournament) -> dict[str, object]:
     return {name: getattr(tournament, name) for name in Tournament.SETTINGS}
 
 
-CHOICES = {
+CHOICES: dict[str, type[models.Choices]] = {
     "entry_mode": Tournament.EntryMode,
     "royalties": Tournament.Royalties,
     "scoring_method": Tournament.Method,
     "fantasyland_repeat": Tournament.FantasylandRepeat,
 }
 MIN_HANDS_RANGE = (1, 200)  # as the model's check constraint
-PLAYER_NAME_LENGTH = Player._meta.get_field("name").max_length
-TOURNAMENT_NAME_LENGTH = Tournament._meta.get_field("name").max_length
+PLAYER_NAME_LENGTH = column_length(Player, "name")
+TOURNAMENT_NAME_LENGTH = column_length(Tournament, "name")
 MAX_LIST_NAMES = 1000  # names registered from one pasted list, at most
 
 
-def _label(field):
-    return capfirst(Tournament._meta.get_field(field).verbose_name)
+def _label(name: str) -> Label:
+    field = Tournament._meta.get_field(name)
+    assert isinstance(field, models.Field), f"Tournament.{name} is not a column"
+    return capfirst(field.verbose_name)
 
 
-def _validate(values):
+def _validate(values: Mapping[str, object]) -> dict[str, object]:
     """Every setting checked: known names only, each of its type and range."""
     unknown = set(values) - set(Tournament.SETTINGS)
     if unknown:
         raise InvalidEntry(
             _("Unknown settings: %(names)s.") % {"names": ", ".join(sorted(map(str, unknown)))}
         )
-    clean = {"name": clean_tournament_name(values.get("name"))}
+    clean: dict[str, object] = {"name": clean_tournament_name(values.get("name"))}
     if "min_hands" in values:
         clean["min_hands"] = clean_int(
             values["min_hands"],
@@ -83,7 +95,7 @@ def _validate(values):
     return clean
 
 
-def clean_tournament_name(name):
+def clean_tournament_name(name: object) -> str:
     """A tournament's name as kept: clean text that shows as something (rules/names.py)."""
     return clean_name(
         name,
@@ -93,7 +105,7 @@ def clean_tournament_name(name):
     )
 
 
-def tournament_named_like(name, *, exclude=None):
+def tournament_named_like(name: str, *, exclude: Tournament | None = None) -> str | None:
     """The name of a tournament (other than `exclude`) that is `name` but for case, accents
     and blanks, or None. A database holds a few dozen tournaments: compared in Python, alike
     on SQLite and PostgreSQL."""
@@ -108,7 +120,7 @@ class TournamentNameTaken(InvalidEntry):
     """The name is another tournament's (named `name`; case, accents and blanks aside): the
     TD's form shows it next to the name."""
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         super().__init__(
             _(
                 "A tournament named “%(name)s” already exists: choose another name (add the "
@@ -118,7 +130,7 @@ class TournamentNameTaken(InvalidEntry):
         )
 
 
-def check_tournament_name_free(name, *, exclude=None):
+def check_tournament_name_free(name: str, *, exclude: Tournament | None = None) -> str:
     """Refuse (TournamentNameTaken) a name another tournament than `exclude` has (`same_key`).
 
     In a transaction, the names' lock is held from here to its end (`locking`): a name
@@ -131,7 +143,7 @@ def check_tournament_name_free(name, *, exclude=None):
     return name
 
 
-def clean_player_name(name):
+def clean_player_name(name: object) -> str:
     """A name as kept: clean text that shows as something (tournament/rules/names.py)."""
     return clean_name(
         name,
@@ -143,9 +155,9 @@ def clean_player_name(name):
 
 @idempotent("tournament.create", load=Tournament)
 @transaction.atomic
-def create_tournament(*, actor, name, **options):
+def create_tournament(*, actor: audit.Actor, name: object, **options: object) -> Tournament:
     values = _validate({"name": name, **options})
-    check_tournament_name_free(values["name"])
+    check_tournament_name_free(str(values["name"]))
     tournament = Tournament.objects.create(created_by=audit.actor_or_none(actor), **values)
     audit.record(
         tournament=tournament,
@@ -159,7 +171,7 @@ def create_tournament(*, actor, name, **options):
 
 @idempotent("tournament.settings", load=Tournament)
 @transaction.atomic
-def update_settings(*, tournament, actor, **changes):
+def update_settings(*, tournament: Tournament, actor: audit.Actor, **changes: object) -> Tournament:
     """Settings can change until the first draw; after it they shape recorded results."""
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     if Level.objects.filter(tournament=tournament).exists():
@@ -167,7 +179,7 @@ def update_settings(*, tournament, actor, **changes):
     before = settings_of(tournament)
     values = _validate({**before, **changes})
     if values["name"] != tournament.name:
-        check_tournament_name_free(values["name"], exclude=tournament)
+        check_tournament_name_free(str(values["name"]), exclude=tournament)
         events.renamed.announce(tournament_id=tournament.pk, old_name=tournament.name)
     for name, value in values.items():
         setattr(tournament, name, value)
@@ -186,13 +198,13 @@ def update_settings(*, tournament, actor, **changes):
 
 @idempotent("tournament.rename", load=Tournament)
 @transaction.atomic
-def rename_tournament(*, tournament, actor, name):
+def rename_tournament(*, tournament: Tournament, actor: audit.Actor, name: object) -> Tournament:
     """Correct the tournament's name, at any time: unlike the rules, a name shapes no result.
 
     The old name stays in the audit; the pages, the projector and later exports take the new.
     """
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
-    name = _validate({"name": name})["name"]
+    name = clean_tournament_name(name)  # as _validate({"name": name}) checks it
     if name == tournament.name:
         raise InvalidEntry(_("The tournament is already called %(name)s.") % {"name": name})
     check_tournament_name_free(name, exclude=tournament)
@@ -212,7 +224,7 @@ def rename_tournament(*, tournament, actor, name):
     return tournament
 
 
-def taken_names(tournament, exclude=None):
+def taken_names(tournament: Tournament, exclude: Player | None = None) -> Taken:
     """The tournament's names (withdrawn players' too) that a new one is compared with."""
     players = Player.objects.filter(tournament=tournament)
     if exclude is not None:
@@ -220,7 +232,7 @@ def taken_names(tournament, exclude=None):
     return Taken.of_players(players.values_list("number", "name", "withdrawn_at"))
 
 
-def _check_new_name(name, taken, *, lookalike_confirmed):
+def _check_new_name(name: str, taken: Taken, *, lookalike_confirmed: bool) -> Known | None:
     """The same name as one taken is refused; a near-duplicate (one that differs only in
     case, accents, spacing or punctuation) needs the TD's confirmation.
 
@@ -235,7 +247,7 @@ def _check_new_name(name, taken, *, lookalike_confirmed):
     return alike
 
 
-def _late_level(tournament, refusal):
+def _late_level(tournament: Tournament, refusal: str) -> Level | None:
     """Level 1 while its field may still change after its draw, None before the first draw.
 
     Refused (`refusal`) once play has started: a hand recorded at level 1, or a later level.
@@ -250,7 +262,7 @@ def _late_level(tournament, refusal):
     return Level.objects.get(tournament=tournament, number=1)
 
 
-def _redraw(level, actor, reason, refusal):
+def _redraw(level: Level | None, actor: audit.Actor, reason: str, refusal: str) -> None:
     """Redo level 1's draw for the field as it is now, `reason` saying what changed."""
     if level is None:
         return
@@ -262,19 +274,22 @@ def _redraw(level, actor, reason, refusal):
         raise NotAllowed(refusal) from exc
 
 
-def _named(player):
+def _named(player: Player) -> str:
     return _("%(name)s (no. %(number)d)") % {"name": player.name, "number": player.number}
 
 
-def _closed_to_new_players():
+def _closed_to_new_players() -> str:
     return _("Play has started: players can no longer be added.")
 
 
-def _next_number(tournament):
-    return (tournament.players.aggregate(m=Max("number"))["m"] or 0) + 1
+def _next_number(tournament: Tournament) -> int:
+    highest: int | None = tournament.players.aggregate(m=Max("number"))["m"]
+    return (highest or 0) + 1
 
 
-def _create(tournament, actor, name, number, alike):
+def _create(
+    tournament: Tournament, actor: audit.Actor, name: str, number: int, alike: Known | None
+) -> Player:
     try:
         with transaction.atomic():
             player = Player.objects.create(
@@ -292,14 +307,16 @@ def _create(tournament, actor, name, number, alike):
     return player
 
 
-def _confirmed(alike):
+def _confirmed(alike: Known | None) -> dict[str, str]:
     """What the audit keeps of a lookalike the TD confirmed to be another player."""
     return {} if alike is None else {"confirmed_lookalike_of": alike.name}
 
 
 @idempotent("player.register", load=Player)
 @transaction.atomic
-def register_player(*, tournament, actor, name, lookalike_confirmed=False):
+def register_player(
+    *, tournament: Tournament, actor: audit.Actor, name: object, lookalike_confirmed: object = False
+) -> Player:
     """Register one player. A near-duplicate of a registered name (tournament/rules/names.py)
     needs `lookalike_confirmed`: the TD has said they are two players, and the new player
     carries it (`alike_confirmed`)."""
@@ -319,11 +336,11 @@ def register_player(*, tournament, actor, name, lookalike_confirmed=False):
 class ListRegistered:
     """What came of a pasted list: the players registered, and the names skipped."""
 
-    players: list
-    skipped: list  # names.Line, each with `.same`: the name it repeats
+    players: list[Player]
+    skipped: list[Line]  # each with `.same`: the name it repeats
 
 
-def _clean_names(names):
+def _clean_names(names: object) -> list[str]:
     if not isinstance(names, (list, tuple)):
         raise InvalidEntry(_("The names must be a list."))
     if len(names) > MAX_LIST_NAMES:
@@ -343,17 +360,19 @@ def _clean_names(names):
     ]
 
 
-def _clean_confirmed(confirmed):
+def _clean_confirmed(confirmed: object) -> set[str]:
     if not isinstance(confirmed, (list, tuple, set, frozenset)) or not all(
         isinstance(name, str) for name in confirmed
     ):
         raise InvalidEntry(_("The confirmed names must be a list of names."))
-    return set(confirmed)
+    return {name for name in confirmed if isinstance(name, str)}  # all are (checked above)
 
 
 @idempotent("player.register_list")
 @transaction.atomic
-def register_players(*, tournament, actor, names, confirmed=()):
+def register_players(
+    *, tournament: Tournament, actor: audit.Actor, names: object, confirmed: object = ()
+) -> ListRegistered:
     """Register a pasted list, all or nothing, in its order.
 
     A name already registered, or already earlier in the list (the very same name, see
@@ -363,17 +382,22 @@ def register_players(*, tournament, actor, names, confirmed=()):
     has said they are two players); otherwise nothing is registered.
     """
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
-    names = _clean_names(names)
-    confirmed = _clean_confirmed(confirmed)
+    cleaned = _clean_names(names)
+    confirmed_names = _clean_confirmed(confirmed)
     late = _late_level(tournament, _closed_to_new_players())
-    lines = compare_list([(name, None) for name in names], taken_names(tournament))
+    lines = compare_list([(name, None) for name in cleaned], taken_names(tournament))
     unconfirmed = next(
-        (line for line in lines if line.alike is not None and line.name not in confirmed), None
+        (
+            (line.name, line.alike)
+            for line in lines
+            if line.alike is not None and line.name not in confirmed_names
+        ),
+        None,
     )
     if unconfirmed is not None:
-        raise InvalidEntry(alike_question(unconfirmed.name, unconfirmed.alike))
+        raise InvalidEntry(alike_question(*unconfirmed))
     number = _next_number(tournament)
-    players = []
+    players: list[Player] = []
     for line in lines:
         if line.same is None:
             players.append(_create(tournament, actor, line.name, number, line.alike))
@@ -387,19 +411,19 @@ def register_players(*, tournament, actor, names, confirmed=()):
 
 
 @idempotent("player.withdraw", load=Player)
-def withdraw_player(*, player, actor):
+def withdraw_player(*, player: Player, actor: audit.Actor) -> Player:
     return _set_withdrawn(player, actor, withdrawn=True)
 
 
 @idempotent("player.reinstate", load=Player)
-def reinstate_player(*, player, actor):
+def reinstate_player(*, player: Player, actor: audit.Actor) -> Player:
     """Undo a withdrawal: the player is in the draw again, with his start number (a TD who
     withdrew the wrong player, or a player who came after all)."""
     return _set_withdrawn(player, actor, withdrawn=False)
 
 
 @transaction.atomic
-def _set_withdrawn(player, actor, *, withdrawn):
+def _set_withdrawn(player: Player, actor: audit.Actor, *, withdrawn: bool) -> Player:
     """Withdraw a player or undo it: before the first draw, or after it until level 1's
     first hand (a no-show; he came after all), when level 1 is drawn again without him
     (or with him)."""
@@ -439,7 +463,9 @@ def _set_withdrawn(player, actor, *, withdrawn):
 
 @idempotent("player.rename", load=Player)
 @transaction.atomic
-def rename_player(*, player, actor, name, lookalike_confirmed=False):
+def rename_player(
+    *, player: Player, actor: audit.Actor, name: object, lookalike_confirmed: object = False
+) -> Player:
     """Correct a player's name (a typo at registration); the old name stays in the audit.
 
     The new name is held to the rules of a new player's (`register_player`); the player
@@ -476,7 +502,7 @@ def rename_player(*, player, actor, name, lookalike_confirmed=False):
     return player
 
 
-def first_draw_made(tournament):
+def first_draw_made(tournament: Tournament) -> bool:
     """Whether the tournament's first draw is made (its settings fixed): 1 query."""
     return Level.objects.filter(tournament=tournament).exists()
 
@@ -492,7 +518,7 @@ FIELD_LATE = "late"  # level 1 drawn, no hand recorded: each change redoes its d
 FIELD_CLOSED = "closed"  # play has started
 
 
-def field_state(tournament):
+def field_state(tournament: Tournament) -> str:
     """FIELD_OPEN, FIELD_LATE or FIELD_CLOSED: 2 queries at most."""
     levels = list(Level.objects.filter(tournament=tournament).order_by("number")[:2])
     if not levels:

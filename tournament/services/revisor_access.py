@@ -6,10 +6,10 @@ client address, which every phone behind a venue's Wi-Fi shares. A code counts o
 however often it is typed: a code typed again is a mistake, never a new guess.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,7 +38,7 @@ class WrongCodesPaused(ServiceError):
     """Too many wrong codes lately from this device or address: no code is looked at."""
 
 
-def table_in_play(**lookup):
+def table_in_play(**lookup: object) -> Table | None:
     """The table with this key or code whose draw is current and whose level is open."""
     return (
         Table.objects.select_related("level", "draw")
@@ -47,7 +47,7 @@ def table_in_play(**lookup):
     )
 
 
-def not_released_message(table):
+def not_released_message(table: Table) -> str:
     """What a revisor is told at a table the TD has not released yet (issue 19 §5)."""
     return _(
         "The seating of level %(level)d is not released yet: table %(table)d's card opens "
@@ -55,7 +55,9 @@ def not_released_message(table):
     ) % {"level": table.level.number, "table": table.number}
 
 
-def _paused_until(attempts, ceiling, now):
+def _paused_until(
+    attempts: QuerySet[RevisorCodeAttempt], ceiling: int, now: datetime
+) -> datetime | None:
     """When fewer than `ceiling` different wrong codes are left in the window, or None."""
     lasts = sorted(
         attempts.filter(at__gt=now - CODE_WINDOW)
@@ -69,7 +71,7 @@ def _paused_until(attempts, ceiling, now):
     return lasts[len(lasts) - ceiling] + CODE_WINDOW
 
 
-def _clock_time(moment):
+def _clock_time(moment: datetime) -> str:
     """`moment` on the venue's clock, rounded up to the minute: "14:35"."""
     local = timezone.localtime(moment)
     if local.second or local.microsecond:
@@ -77,7 +79,7 @@ def _clock_time(moment):
     return local.strftime("%H:%M")
 
 
-def _paused_message(device, client, now):
+def _paused_message(device: str, client: str, now: datetime) -> str | None:
     if device:
         until = _paused_until(
             RevisorCodeAttempt.objects.filter(device=device), WRONG_CODES_PER_DEVICE, now
@@ -98,7 +100,7 @@ def _paused_message(device, client, now):
     return None
 
 
-def clean_code(code):
+def clean_code(code: object) -> str:
     """A typed short code as the cards print it, or InvalidEntry (not counted as a guess:
     no table has a code of another shape)."""
     if not isinstance(code, str):
@@ -117,7 +119,7 @@ def clean_code(code):
     return code
 
 
-def table_for_code(*, code, device, client):
+def table_for_code(*, code: object, device: object, client: object) -> Table | RevisorStation:
     """The table in play with this short code, or the station (RevisorStation) with it,
     typed on `device` from address `client`.
 
@@ -128,27 +130,27 @@ def table_for_code(*, code, device, client):
     transaction: the one write must stay when the refusal is raised, and two guesses
     at the same instant may both pass the check, which costs one guess over the ceiling.
     """
-    code = clean_code(code)
-    device = device[:32] if isinstance(device, str) else ""
-    client = client[:64] if isinstance(client, str) else ""
+    typed = clean_code(code)
+    device_id = device[:32] if isinstance(device, str) else ""
+    address = client[:64] if isinstance(client, str) else ""
     now = timezone.now()
-    paused = _paused_message(device, client, now)
+    paused = _paused_message(device_id, address, now)
     if paused is not None:
         raise WrongCodesPaused(paused)
-    table = table_in_play(revisor_code=code)
+    table = table_in_play(revisor_code=typed)
     if table is None:
         # A station's code (printed once for the event) is looked up and throttled alike.
-        station = RevisorStation.objects.select_related("tournament").filter(code=code).first()
+        station = RevisorStation.objects.select_related("tournament").filter(code=typed).first()
         if station is not None:
             return station
-        RevisorCodeAttempt.objects.create(client=client, device=device, code=code)
+        RevisorCodeAttempt.objects.create(client=address, device=device_id, code=typed)
         raise InvalidEntry(_("No table in play has this code. Check the card and try again."))
     if table.draw.released_at is None:
         raise InvalidEntry(not_released_message(table))
     return table
 
 
-def unused_revisor_code():
+def unused_revisor_code() -> str:
     """A short code no table and no station has (the space is large; a clash only costs
     another try): one code typed at /r/ names one thing."""
     while True:
@@ -160,14 +162,14 @@ def unused_revisor_code():
             return code
 
 
-def access_fields():
+def access_fields() -> dict[str, str]:
     """Key and code for a table being created."""
     return {"revisor_key": new_revisor_key(), "revisor_code": unused_revisor_code()}
 
 
 @idempotent("table.revisor_access", load=Table)
 @transaction.atomic
-def regenerate_revisor_access(*, table, actor):
+def regenerate_revisor_access(*, table: Table, actor: audit.Actor) -> Table:
     """New key and code for a table: every device bound with the old ones is cut off."""
     table = lock_table(instance(table, Table, label=_("The table")))
     old_code = table.revisor_code
@@ -189,7 +191,7 @@ def regenerate_revisor_access(*, table, actor):
 
 @idempotent("level.revisor_access")
 @transaction.atomic
-def give_missing_revisor_access(*, level, actor):
+def give_missing_revisor_access(*, level: Level, actor: audit.Actor) -> list[int]:
     """A link and a code for every table of the level's current draw that has none (a
     tournament restored from a backup: keys are never in one, so that a copied backup
     opens no table); tables that have one keep it. Returns the numbers of the tables
@@ -198,7 +200,7 @@ def give_missing_revisor_access(*, level, actor):
     lock_tournament(level.tournament)
     missing = Table.objects.current().filter(level=level, revisor_key__isnull=True)
     lock_tables(missing.values_list("pk", flat=True))
-    given = []
+    given: list[int] = []
     for table in missing.order_by("number"):  # read again under the locks
         fields = access_fields()
         Table.objects.filter(pk=table.pk).update(**fields)  # its lock moved its revision

@@ -10,14 +10,14 @@ from django.utils.translation import gettext as _
 
 from tournament import audit
 from tournament.errors import NotAllowed
-from tournament.models import RevisorStation, Table, Tournament, new_revisor_key
+from tournament.models import RevisorStation, Table, TableQuerySet, Tournament, new_revisor_key
 from tournament.rules.validation import instance, saved
 from tournament.services.idempotency import idempotent
 from tournament.services.revisor_access import unused_revisor_code
 from tournament.tables.locking import lock_tournament
 
 
-def _station_tables(station):
+def _station_tables(station: RevisorStation) -> TableQuerySet:
     return Table.objects.filter(
         level__tournament_id=station.tournament_id,
         level__closed_at__isnull=True,
@@ -26,7 +26,7 @@ def _station_tables(station):
     )
 
 
-def station_table(station):
+def station_table(station: RevisorStation) -> Table | None:
     """The table numbered like `station` in the current, released draw of the open level,
     or None (one indexed query; nothing kept in the process)."""
     return (
@@ -37,13 +37,13 @@ def station_table(station):
     )
 
 
-def station_held(station):
+def station_held(station: RevisorStation) -> bool:
     """The level in play has a table with the station's number that the TD has not
     released yet (issue 19 §5): the station's device waits for the release."""
     return _station_tables(station).filter(draw__released_at__isnull=True).exists()
 
 
-def station_numbers_wanted(tournament):
+def station_numbers_wanted(tournament: Tournament) -> int:
     """The table numbers of the tournament's first level (its largest): 1..n."""
     return (
         Table.objects.current()
@@ -57,7 +57,7 @@ def station_numbers_wanted(tournament):
 
 @idempotent("station.create")
 @transaction.atomic
-def create_stations(*, tournament, actor):
+def create_stations(*, tournament: Tournament, actor: audit.Actor) -> list[int]:
     """A station for every table number of the first level that has none yet."""
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
     count = station_numbers_wanted(tournament)
@@ -87,7 +87,7 @@ def create_stations(*, tournament, actor):
 
 @idempotent("station.revisor_access")
 @transaction.atomic
-def regenerate_station_access(*, station, actor):
+def regenerate_station_access(*, station: RevisorStation, actor: audit.Actor) -> RevisorStation:
     """New key and code for a station: every device bound with the old ones is cut off."""
     station = instance(station, RevisorStation, label=_("The station"))
     lock_tournament(station.tournament)

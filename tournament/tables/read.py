@@ -8,7 +8,7 @@ from tournament.lib.ids import is_db_id
 from tournament.models import Seat, Table
 
 
-def read_table_and_seats(pk):
+def read_table_and_seats(pk: int) -> tuple[Table, list[Seat]]:
     """(table, seats): the table with its level, tournament and draw, its seats with their
     players in seat order, each seat's `table` the table itself. Table.DoesNotExist when
     it has no seats (no such table), or `pk` is no id a row could have (as the ORM

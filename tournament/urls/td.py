@@ -33,6 +33,12 @@ urlpatterns = [
     path(T + "players/<dbid:player_id>/rename/", players.rename, name="player_rename"),
     path(T + "players/<dbid:player_id>/withdraw/", players.withdraw, name="player_withdraw"),
     path(T + "players/<dbid:player_id>/reinstate/", players.reinstate, name="player_reinstate"),
+    path(T + "players/<dbid:player_id>/check-in/", players.check_in, name="player_check_in"),
+    path(
+        T + "players/<dbid:player_id>/check-in/undo/",
+        players.undo_check_in,
+        name="player_undo_check_in",
+    ),
     # draws.py: draw, level tables, redraw, projector, print, advance, standings
     path(T + "draw/", draws.draw, name="draw"),
     path(T + "levels/<dbid:level>/", draws.level, name="level"),

@@ -54,6 +54,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     from tournament.services import (
         announcements,
         calls,
+        checkin,
         draws,
         hands,
         penalties,
@@ -83,6 +84,8 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     registration.withdraw_player(player=tournament.players.get(name="Dan Ek"), actor=td_user)
     registration.reinstate_player(player=tournament.players.get(name="Dan Ek"), actor=td_user)
     registration.withdraw_player(player=tournament.players.get(name="Dan Ek"), actor=td_user)
+    checkin.check_in(player=tournament.players.get(name="Bo"), actor=td_user)
+    checkin.undo_check_in(player=tournament.players.get(name="Bo"), actor=td_user)
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="a")
     type(tournament).objects.filter(pk=tournament.pk).update(release_draws_at_once=False)
     draws.redraw_level(level=level, actor=td_user, reason="wrong list", seed="b")
@@ -141,6 +144,8 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         ("player.withdraw", {"name": "Dan Ek", "number": 4}),
         ("player.reinstate", {"name": "Dan Ek", "number": 4}),
         ("player.withdraw", {"name": "Dan Ek", "number": 4}),
+        ("player.check_in", {"name": "Bo", "number": 2}),
+        ("player.check_in_undo", {"name": "Bo", "number": 2}),
         ("draw.create", {"level": 1, "players": 3, "closed_level": None}),
         ("draw.redo", {"level": 1, "reason": "wrong list"}),
         ("draw.release", {"level": 1, "draw": 2}),

@@ -67,6 +67,7 @@ class Command(BaseCommand):
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Imported {tournament.name} (id {tournament.pk}).")
-        note = tournament.accounts_note
+        # Set by import_tournament on the row it returns (backups/restore.py), no column.
+        note = tournament.accounts_note  # type: ignore[attr-defined]
         if note:
             self.stdout.write(note)

@@ -231,7 +231,7 @@ def player(request: HttpRequest, live: Live, tournament_id: int, player_id: int)
         kept = cached_standings(tournament)
         read = kept_player_record(tournament, player_id)
         record = public_player(tournament, player_id, ranking=kept.rows, record=read)
-        if record is None:
+        if record is None or read is None:
             raise Http404("No such player in this tournament.")
         return {
             "title": record.player.name,

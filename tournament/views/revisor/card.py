@@ -309,6 +309,7 @@ def _record_points(request: RevisorRequest, table: Table, form: HandPointsForm) 
         return _after_post(request)
     # Read for the hand and written with it, at the revision it read: as fresh as a new read.
     request.revisor_table = recorded.hand.table
+    assert recorded.state is not None  # a hand recorded now: the state it made
     return _after_post(request, known=(recorded.state, list(recorded.seats)))
 
 

@@ -91,7 +91,12 @@ def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if form.is_valid():
             key = form.cleaned_data["submission_key"]
             try:
-                draws.draw_first_level(tournament=tournament, actor=request.user, key=key)
+                draws.draw_first_level(
+                    tournament=tournament,
+                    actor=request.user,
+                    withdraw_absent=form.cleaned_data["withdraw_absent"],
+                    key=key,
+                )
             except AlreadyDone:
                 return redirect("td:level", tournament.pk, 1)
             except ServiceError as error:
@@ -199,7 +204,7 @@ def redraw(request: HttpRequest, tournament_id: int, level: int) -> HttpResponse
 def _form_on_current_draw(request: HttpRequest, level: Level) -> RedrawLevelForm:
     """The redraw form as sent, made to stand on the level's current draw."""
     data = request.POST.copy()
-    data["draw"] = draws.current_draw(level).pk
+    data["draw"] = str(draws.current_draw(level).pk)  # as a posted form sends it
     form = RedrawLevelForm(data)
     form.is_valid()
     return form
@@ -389,6 +394,7 @@ def advance(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if tournament.finished_at is not None:
             return redirect("td:standings", tournament.pk)
         latest = draws.current_level(tournament)
+        assert latest is not None  # not finished: the first click drew the next level
         return redirect("td:level", tournament.pk, latest.number)
     except ServiceError as error:
         return _close_confirm(request, tournament, errors=[str(error)], status=400)

@@ -148,13 +148,15 @@ def import_backup(request: HttpRequest) -> HttpResponse:
             data["submission_key"] = str(uuid.uuid4())
             form.data = data
         return _import_page(request, form, status=400)
+    tournament: Tournament | None
     try:
         tournament = backup_service.import_tournament(
             form.data_from_file(), actor=request.user, key=form.cleaned_data["submission_key"]
         )
     except AlreadyDone as repeat:
         # The tournament it imported; for a key kept before 0018, found by its name.
-        tournament = repeat.first or _imported_before(form)
+        first = repeat.first
+        tournament = first if isinstance(first, Tournament) else _imported_before(form)
         messages.info(request, _("This backup was imported already: nothing was imported again."))
         if tournament is None:
             return redirect("td:dashboard")
@@ -163,8 +165,10 @@ def import_backup(request: HttpRequest) -> HttpResponse:
         return _import_page(request, form, status=400)
     else:
         messages.success(request, _("Imported “%(name)s”.") % {"name": tournament.name})
-        if tournament.accounts_note:
-            messages.info(request, tournament.accounts_note)
+        # Set by import_tournament on the tournament it made (not a field).
+        note = tournament.accounts_note  # type: ignore[attr-defined]
+        if note:
+            messages.info(request, note)
     return redirect("td:tournament", tournament.pk)
 
 

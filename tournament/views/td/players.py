@@ -17,17 +17,20 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods
 
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
+from tournament.lib.search import search
 from tournament.models import Player, Tournament
 from tournament.rules.names import Line
 from tournament.selectors.prizes import paying_players, pool_change
 from tournament.selectors.tournaments import player_roster, tournament_player
-from tournament.services import registration
+from tournament.services import checkin, registration
 from tournament.services.idempotency import AlreadyDone, kept_for
 from tournament.services.registration import ListRegistered
 from tournament.views.access import td_required
@@ -121,11 +124,18 @@ def _page(
         PlayerListForm(tournament=tournament),
         OnceForm(prefix="paste"),
     )
+    # The check-in list's name filter, as "Where do I sit?" finds a name (lib/search.py).
+    query = request.GET.get("q", "").strip()[:80]
+    shown = roster.entries
+    if query:
+        shown = search(query, roster.entries, name=lambda entry: entry.player.name)
     if request.GET.get("added") and add is None:
         add_form.fields["name"].widget.attrs["autofocus"] = True
     context = {
         "tournament": tournament,
         "roster": roster,
+        "shown": shown,
+        "query": query,
         "add_form": add_form,
         "add_once": add_once,
         "paste_form": paste_form,
@@ -219,7 +229,7 @@ def _report_list(request: HttpRequest, done: ListRegistered) -> None:
         )
     else:
         messages.info(request, _("Nothing new in the list: every name is already registered."))
-    registered = [line for line in done.skipped if line.same.number is not None]
+    registered = [line for line in done.skipped if line.same and line.same.number is not None]
     if registered:
         shown = ", ".join(_as_registered(line) for line in registered)
         messages.info(
@@ -231,7 +241,7 @@ def _report_list(request: HttpRequest, done: ListRegistered) -> None:
             )
             % {"count": len(registered), "names": shown},
         )
-    repeated = [line.name for line in done.skipped if line.same.number is None]
+    repeated = [line.name for line in done.skipped if line.same and line.same.number is None]
     if repeated:
         messages.info(
             request,
@@ -378,3 +388,51 @@ def _change_status(
         if context["late"]:
             _redrawn(request, tournament)
     return redirect(_players_url(tournament))
+
+
+@td_required
+@require_http_methods(["GET", "POST"])
+def check_in(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
+    """A tick at the door (POST): the player is here. Back to the list, its filter kept."""
+    return _check_in_change(
+        request, tournament_id, player_id, checkin.check_in, _("%(name)s is checked in.")
+    )
+
+
+@td_required
+@require_http_methods(["GET", "POST"])
+def undo_check_in(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
+    """Undo a tick (POST): kept in the log with who and when."""
+    return _check_in_change(
+        request,
+        tournament_id,
+        player_id,
+        checkin.undo_check_in,
+        _("Check-in of %(name)s undone."),
+    )
+
+
+def _check_in_change(
+    request: HttpRequest,
+    tournament_id: int,
+    player_id: int,
+    service: Callable[..., object],
+    done: str,
+) -> HttpResponse:
+    tournament = get_tournament(tournament_id)
+    player = _player(tournament, player_id)
+    player.tournament = tournament
+    if request.method != "POST":
+        return redirect(_players_url(tournament))
+    try:
+        service(player=player, actor=request.user)
+    except ServiceError as error:
+        # A second tap, or the draw made meanwhile: said, nothing changed.
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done % {"name": player.name})
+    query = request.POST.get("q", "").strip()[:80]
+    url = _players_url(tournament)
+    if query:
+        url += "?" + urlencode({"q": query})
+    return redirect(url + "#check-in")

@@ -1,13 +1,18 @@
 """Errors a service raises: each message is meant for the person who typed the input."""
 
-from django.utils.functional import Promise
+from typing import TYPE_CHECKING
+
+# django-stubs names the type of a lazy translation, which exists only for the type checker
+# (ValidationError takes it, not any Promise).
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class ServiceError(Exception):
     """A refused change. `str(error)` is shown to the user on the page they used."""
 
     # A lazy translation is said in the language of the page that shows it.
-    def __init__(self, message: str | Promise) -> None:
+    def __init__(self, message: "StrOrPromise") -> None:
         super().__init__(message)
         self.message = message
 

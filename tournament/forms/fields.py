@@ -4,9 +4,12 @@ form that changes something carries (`OnceForm`)."""
 
 import re
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import Field, Model
 from django.utils.functional import lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
@@ -17,7 +20,7 @@ from tournament.rules.names import (
     check_shown,
     strip_invisible,
 )
-from tournament.rules.validation import MAX_SMALL_NUMBER, clean_int, clean_text
+from tournament.rules.validation import MAX_SMALL_NUMBER, Label, clean_int, clean_text
 
 MAX_HAND_NUMBER = MAX_SMALL_NUMBER  # the Hand.number column
 
@@ -31,16 +34,20 @@ MAX_LIST_LINES = 1000  # a pasted player list longer than this is refused whole
 MAX_BACKUP_BYTES = MAX_BYTES
 
 
-def max_length(model, field):
+def max_length(model: type[Model], field: str) -> int:
     """The column's limit: forms never repeat it as a literal."""
-    return model._meta.get_field(field).max_length
+    column = model._meta.get_field(field)
+    assert isinstance(column, Field) and column.max_length is not None, (model, field)
+    return column.max_length
 
 
-def verbose_label(model, field):
-    return capfirst(model._meta.get_field(field).verbose_name)
+def verbose_label(model: type[Model], field: str) -> Label:
+    column = model._meta.get_field(field)
+    assert isinstance(column, Field), (model, field)
+    return capfirst(column.verbose_name)
 
 
-def _interpolate(message, params):
+def _interpolate(message: Label, params: dict[str, object]) -> str:
     return str(message) % params
 
 
@@ -48,11 +55,11 @@ def _interpolate(message, params):
 _lazy_interpolate = lazy(_interpolate, str)
 
 
-def lazy_format(message, **params):
+def lazy_format(message: Label, **params: object) -> Label:
     return _lazy_interpolate(message, params)
 
 
-def checked(func, *args, **kwargs):
+def checked[**P, T](func: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Run a validation.* check; its InvalidEntry becomes the form's error, same message."""
     try:
         return func(*args, **kwargs)
@@ -60,7 +67,21 @@ def checked(func, *args, **kwargs):
         raise ValidationError(exc.message, code="invalid") from exc
 
 
-def choice_messages(label):
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's choice field `name`, to set its choices."""
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField), name
+    return field
+
+
+def model_choice_field(form: forms.BaseForm, name: str) -> "forms.ModelChoiceField[Any]":
+    """The form's model choice field `name`, to set its queryset."""
+    field = form.fields[name]
+    assert isinstance(field, forms.ModelChoiceField), name
+    return field
+
+
+def choice_messages(label: Label | None) -> dict[str, Label]:
     """A choice field's messages naming it (the revisor's call form uses them too)."""
     message = lazy_format(_("%(label)s: choose one of the options."), label=label)
     return {"required": message, "invalid_choice": message}
@@ -71,14 +92,14 @@ class TextField(forms.CharField):
     characters, at most `max_length` characters; single-line text has its blanks folded.
     """
 
-    def __init__(self, *, max_length, multiline=False, **kwargs):
+    def __init__(self, *, max_length: int, multiline: bool = False, **kwargs: Any) -> None:
         self.text_max_length = max_length
         self.multiline = multiline
         if "widget" not in kwargs:
             kwargs["widget"] = forms.Textarea(attrs={"rows": 3}) if multiline else forms.TextInput
         super().__init__(strip=False, **kwargs)
 
-    def clean(self, value):
+    def clean(self, value: Any) -> str:
         value = self.to_python(value)
         text = checked(
             clean_text,
@@ -102,11 +123,16 @@ class WholeNumberField(forms.IntegerField):
     A typographic minus (U+2212, as some phones type it) is read as "-".
     """
 
-    def __init__(self, *, message=None, **kwargs):
+    def __init__(
+        self, *, min_value: int, max_value: int, message: Label | None = None, **kwargs: Any
+    ) -> None:
         self.message = message
-        super().__init__(**kwargs)
+        # Always given, and whole numbers (Django's own may be callables, or None).
+        self.minimum = min_value
+        self.maximum = max_value
+        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
 
-    def clean(self, value):
+    def clean(self, value: Any) -> int | None:
         try:
             return self._clean(value)
         except ValidationError:
@@ -114,7 +140,7 @@ class WholeNumberField(forms.IntegerField):
                 raise
             raise ValidationError(self.message, code="invalid") from None
 
-    def _clean(self, value):
+    def _clean(self, value: Any) -> int | None:
         label = str(self.label or _("This field"))
         text = "" if value is None else str(value).strip()
         if not text:
@@ -126,12 +152,10 @@ class WholeNumberField(forms.IntegerField):
             number = int(text) if _WHOLE_NUMBER.fullmatch(text) else text  # text: refused below
         except ValueError:  # thousands of digits: more than int() reads from text
             number = text
-        return checked(
-            clean_int, number, label=label, minimum=self.min_value, maximum=self.max_value
-        )
+        return checked(clean_int, number, label=label, minimum=self.minimum, maximum=self.maximum)
 
 
-def reason_field(model, field="reason", **kwargs):
+def reason_field(model: type[Model], field: str = "reason", **kwargs: Any) -> "TextField":
     return TextField(
         max_length=max_length(model, field), multiline=True, label=_("Reason"), **kwargs
     )
@@ -141,10 +165,10 @@ class NameField(TextField):
     """A name as the services keep it (`names.clean_name`): clean text that shows as
     something, without characters that turn its direction, nor invisible ones at its ends."""
 
-    def to_python(self, value):
-        return strip_invisible(super().to_python(value))
+    def to_python(self, value: Any) -> str:
+        return strip_invisible(super().to_python(value) or "")
 
-    def clean(self, value):
+    def clean(self, value: Any) -> str:
         text = super().clean(value)
         if text:
             checked(check_shown, text, label=str(self.label or _("This field")))
@@ -163,7 +187,7 @@ class OnceForm(forms.Form):
         error_messages={"required": STALE_FORM, "invalid": STALE_FORM},
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("submission_key", uuid.uuid4())

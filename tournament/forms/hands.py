@@ -3,7 +3,9 @@ TD's table page enter and correct hands with the same forms."""
 
 import re
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -25,10 +27,31 @@ class SeatFields:
 
     position: int
     name: str
-    fields: tuple
+    fields: tuple[forms.BoundField, ...]
 
 
-def _seat_list(seats):
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class SeatLike(Protocol):
+    """A Seat, or a table's history's seat: its position and its player."""
+
+    @property
+    def position(self) -> int: ...
+
+    @property
+    def player(self) -> _Named: ...
+
+
+Seats = Iterable[SeatLike | tuple[int, str] | list[Any]]
+
+# The keyword arguments of a hands service (`record_hand`, `correct_hand`), from a form.
+ServiceKwargs = dict[str, Any]
+
+
+def _seat_list(seats: Seats) -> list[tuple[int, str]]:
     """(position, name) pairs from Seat objects (`.position`, `.player.name`) or pairs."""
     pairs = []
     for seat in seats:
@@ -63,7 +86,9 @@ class HandForm(forms.Form):
         },
     )
 
-    def __init__(self, *args, seats, hand_number=None, **kwargs):
+    def __init__(
+        self, *args: Any, seats: Seats, hand_number: int | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.seats = _seat_list(seats)
         if hand_number is not None:
@@ -76,24 +101,24 @@ class HandForm(forms.Form):
             + [name for name in self.declared_fields if name not in HandForm.declared_fields]
         )
 
-    def add_seat_fields(self, position, name):
+    def add_seat_fields(self, position: int, name: str) -> None:
         raise NotImplementedError
 
-    def seat_field_names(self, position):
+    def seat_field_names(self, position: int) -> tuple[str, ...]:
         raise NotImplementedError
 
-    def seat_rows(self):
+    def seat_rows(self) -> list[SeatFields]:
         """Per seat, the player and his bound fields, in seat order."""
         return [
             SeatFields(position, name, tuple(self[f] for f in self.seat_field_names(position)))
             for position, name in self.seats
         ]
 
-    def entry(self):
+    def entry(self) -> ServiceKwargs:
         """The service's hand content: points or boards (after is_valid())."""
         raise NotImplementedError
 
-    def service_kwargs(self):
+    def service_kwargs(self) -> ServiceKwargs:
         """`hands.record_hand(table=..., actor=..., **form.service_kwargs())`."""
         return {
             "hand_number": self.cleaned_data["hand_number"],
@@ -105,7 +130,7 @@ class HandForm(forms.Form):
 class HandPointsForm(HandForm):
     """A hand as each player's points (they add up to zero) and who goes to Fantasyland."""
 
-    def add_seat_fields(self, position, name):
+    def add_seat_fields(self, position: int, name: str) -> None:
         self.fields[f"points_{position}"] = WholeNumberField(
             min_value=-MAX_POINTS,
             max_value=MAX_POINTS,
@@ -119,14 +144,16 @@ class HandPointsForm(HandForm):
             required=False, label=lazy_format(_("%(name)s goes to Fantasyland"), name=name)
         )
 
-    def seat_field_names(self, position):
+    def seat_field_names(self, position: int) -> tuple[str, ...]:
         return (f"points_{position}", f"fantasyland_{position}")
 
-    def clean(self):
-        cleaned = super().clean()
-        given = [cleaned.get(f"points_{position}") for position, _name in self.seats]
-        if None not in given:
-            total = sum(given)
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
+        given: list[int | None] = [cleaned.get(f"points_{p}") for p, _name in self.seats]
+        points = [value for value in given if value is not None]
+        if len(points) == len(given):
+            total = sum(points)
             if total != 0:
                 raise ValidationError(
                     _("The points must add up to zero; they add up to %(total)+d."),
@@ -135,17 +162,17 @@ class HandPointsForm(HandForm):
                 )
         return cleaned
 
-    def points(self):
+    def points(self) -> dict[int, int]:
         """{position: points} (after is_valid())."""
         return {position: self.cleaned_data[f"points_{position}"] for position, _n in self.seats}
 
-    def fantasyland(self):
+    def fantasyland(self) -> set[int]:
         """The positions of the players who go to (or stay in) Fantasyland."""
         return {
             position for position, _n in self.seats if self.cleaned_data[f"fantasyland_{position}"]
         }
 
-    def entry(self):
+    def entry(self) -> ServiceKwargs:
         return {"points": self.points(), "fantasyland": self.fantasyland()}
 
 
@@ -166,7 +193,7 @@ _ROW_LABELS = {
 }
 
 
-def split_cards(text):
+def split_cards(text: str) -> list[str]:
     """The card tokens in `text`, written apart or not: "Q♠Q♥7♦" -> ["Q♠", "Q♥", "7♦"].
 
     A piece that is not a card stays one token (up to where a card can be read
@@ -174,7 +201,7 @@ def split_cards(text):
     letters only that is not all cards stays whole: "three" is not "Th" and "ree" (the
     revisor read 'Unknown card "ree"').
     """
-    tokens = []
+    tokens: list[str] = []
     for chunk in _SEPARATORS.split(text.replace("\ufe0f", "")):
         if chunk.isalpha() and _CARDS_ONLY.fullmatch(chunk) is None:
             tokens.append(chunk)
@@ -194,7 +221,7 @@ def split_cards(text):
     return tokens
 
 
-def parse_cards(text, name, row):
+def parse_cards(text: str, name: str, row: str) -> tuple[int, ...]:
     """The cards of one row as ints, or ValidationError with the scoring package's
     translated message naming the player and row ("Unknown card "Qx" in Anna's front").
     """
@@ -211,7 +238,7 @@ def parse_cards(text, name, row):
 class HandCardsForm(HandForm):
     """A hand as each player's three rows of cards; the service scores it."""
 
-    def add_seat_fields(self, position, name):
+    def add_seat_fields(self, position: int, name: str) -> None:
         for row in ROWS:
             self.fields[f"{row}_{position}"] = forms.CharField(
                 required=False,
@@ -227,13 +254,14 @@ class HandCardsForm(HandForm):
                 ),
             )
 
-    def seat_field_names(self, position):
+    def seat_field_names(self, position: int) -> tuple[str, ...]:
         return tuple(f"{row}_{position}" for row in ROWS)
 
-    def clean(self):
-        cleaned = super().clean()
-        self.cards = {}
-        places = {}  # card -> [(player index, row), ...]
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
+        self.cards: dict[tuple[int, str], tuple[int, ...]] = {}
+        places: dict[int, list[tuple[int, str]]] = {}  # card -> [(player index, row), ...]
         names = [name for _position, name in self.seats]
         for index, (position, name) in enumerate(self.seats, start=1):
             for row in ROWS:
@@ -264,7 +292,7 @@ class HandCardsForm(HandForm):
             self.add_error(None, ValidationError(message, code="duplicate_card"))
         return cleaned
 
-    def boards(self):
+    def boards(self) -> dict[int, dict[str, str]]:
         """{position: {"front": "Qs Qh 7d", ...}} in plain ASCII codes (after is_valid())."""
         return {
             position: {
@@ -274,11 +302,11 @@ class HandCardsForm(HandForm):
             for position, _name in self.seats
         }
 
-    def entry(self):
+    def entry(self) -> ServiceKwargs:
         return {"boards": self.boards()}
 
 
-class CorrectionForm(forms.Form):
+class CorrectionForm(HandForm):
     """The TD's correction of a recorded hand: a hand form and a reason.
 
     Use CorrectPointsForm or CorrectCardsForm; the view calls
@@ -296,7 +324,7 @@ class CorrectionForm(forms.Form):
         message=_("The hand's version is missing; reload the page."),
     )
 
-    def service_kwargs(self):
+    def service_kwargs(self) -> ServiceKwargs:
         kwargs = super().service_kwargs()
         del kwargs["hand_number"]  # the hand is the page's; the view checks they match
         return {

@@ -2,11 +2,13 @@
 TD thinks of them ("500", "12,50"), kept in the smallest unit; the places' shares typed as
 percents ("50 30 20"), kept in basis points (tournament/rules/money.py)."""
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from tournament.forms.fields import checked, choice_messages, verbose_label
+from tournament.forms.fields import checked, choice_field, choice_messages, verbose_label
 from tournament.models import Tournament
 from tournament.rules.money import (
     amount_input,
@@ -22,13 +24,13 @@ AMOUNTS = ("buy_in", "fee", "added_money")
 class AmountField(forms.CharField):
     """An amount in units, kept in the smallest unit (`money.parse_amount`, same message)."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(
             widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
             **kwargs,
         )
 
-    def clean(self, value):
+    def clean(self, value: Any) -> int:
         text = super().clean(value)
         return checked(parse_amount, text, label=str(self.label))
 
@@ -36,7 +38,7 @@ class AmountField(forms.CharField):
 class SharesField(forms.CharField):
     """The places' shares as percents, 1st first (`money.parse_shares`); empty: standard."""
 
-    def clean(self, value):
+    def clean(self, value: Any) -> list[int]:
         text = super().clean(value)
         return checked(parse_shares, text, label=str(self.label))
 
@@ -84,12 +86,12 @@ class PrizeSettingsForm(forms.Form):
         help_text=Tournament._meta.get_field("prizes_public").help_text,
     )
 
-    def __init__(self, *args, tournament=None, **kwargs):
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
         if tournament is not None and not args and "data" not in kwargs:
             kwargs.setdefault("initial", initial_of(tournament))
         super().__init__(*args, **kwargs)
         # The units in the reader's language (0,01, 1, 5 … 1 000), shown when rendered.
-        self.fields["prize_rounding"].choices = [
+        choice_field(self, "prize_rounding").choices = [
             (unit, amount_text(unit)) for unit, _text in Tournament.PRIZE_ROUNDING
         ]
         for name in ("currency", "prize_rounding"):
@@ -99,19 +101,20 @@ class PrizeSettingsForm(forms.Form):
             if field.help_text:
                 field.widget.attrs.setdefault("aria-describedby", f"id_{name}_helptext")
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         fee, buy_in = data.get("fee"), data.get("buy_in")
         if fee is not None and buy_in is not None and fee > buy_in:
             self.add_error("fee", ValidationError(_("The fee cannot be more than the buy-in.")))
         return data
 
-    def values(self):
+    def values(self) -> dict[str, Any]:
         """The settings as `prizes.update_prizes` takes them (after is_valid())."""
         return {name: self.cleaned_data[name] for name in Tournament.PRIZE_SETTINGS}
 
 
-def initial_of(tournament):
+def initial_of(tournament: Tournament) -> dict[str, object]:
     """The tournament's prize settings as the form shows them to be edited."""
     return {
         "currency": tournament.currency,

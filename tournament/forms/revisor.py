@@ -2,16 +2,26 @@
 fix of the last hand by cards."""
 
 import uuid
+from collections.abc import Iterable
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament.errors import InvalidEntry
-from tournament.forms.fields import STALE_FORM, TextField, choice_messages, lazy_format, max_length
+from tournament.forms.fields import (
+    STALE_FORM,
+    TextField,
+    choice_field,
+    choice_messages,
+    lazy_format,
+    max_length,
+)
 from tournament.forms.hands import CorrectCardsForm
 from tournament.models import (
     REVISOR_CODE_LENGTH,
+    Player,
     TableCall,
 )
 from tournament.services import revisor_access
@@ -26,32 +36,30 @@ class RevisorFixCardsForm(CorrectCardsForm):
     """
 
 
-NOTE_FIELD = {
-    "label": gettext_lazy("Note (optional)"),
-    "required": False,
-    "max_length": max_length(TableCall, "note"),
-    "widget": forms.TextInput(attrs={"maxlength": max_length(TableCall, "note")}),
-}
-
-
 class _CallFormBase(forms.Form):
     """A call's note and one-time key (a double post, or the countdown's post at zero sent
     again, makes one call); the errors of fields shown nowhere of their own go above."""
 
-    note = TextField(**NOTE_FIELD)
+    note = TextField(
+        label=gettext_lazy("Note (optional)"),
+        required=False,
+        max_length=max_length(TableCall, "note"),
+        widget=forms.TextInput(attrs={"maxlength": max_length(TableCall, "note")}),
+    )
     submission_key = forms.UUIDField(
         widget=forms.HiddenInput,
         error_messages={"required": STALE_FORM, "invalid": STALE_FORM},
     )
     errors_above: tuple[str, ...] = ("note", "submission_key")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial["submission_key"] = uuid.uuid4()
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         for name in self.errors_above:
             errors = self.errors.pop(name, None)
             if errors:
@@ -78,16 +86,17 @@ class CallForm(_CallFormBase):
     # The timer shows no place of its own for these fields' errors: said above the form.
     errors_above = ("kind", "note", "submission_key")
 
-    def __init__(self, *args, players=(), **kwargs):
+    def __init__(self, *args: Any, players: Iterable[Player] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", _("Choose the player"))] + [
+        choice_field(self, "player").choices = [("", _("Choose the player"))] + [
             (player.pk, player.name) for player in players
         ]
         # The timer's second form ("Call the TD for a warning") has a key of its own.
         self.warning_key = uuid.uuid4()
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if "player" in self.data and cleaned.get("player") is None and "player" not in self.errors:
             self.add_error("player", _("Choose the player."))
         return cleaned
@@ -130,7 +139,7 @@ class ShortCodeForm(forms.Form):
         },
     )
 
-    def clean_code(self):
+    def clean_code(self) -> str:
         try:
             return revisor_access.clean_code(self.cleaned_data["code"])
         except InvalidEntry as error:

@@ -3,9 +3,12 @@ filter and announcements.
 """
 
 import datetime
+from collections.abc import Iterable
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
@@ -23,15 +26,28 @@ from tournament.forms.fields import (
     TextField,
     WholeNumberField,
     checked,
+    choice_field,
     choice_messages,
     lazy_format,
     max_length,
+    model_choice_field,
     reason_field,
     verbose_label,
 )
 from tournament.lib.text import swedish_sort_key
-from tournament.models import Draw, Penalty, Player, TieSettlement, Tournament
+from tournament.models import (
+    Announcement,
+    Draw,
+    Penalty,
+    Player,
+    Seat,
+    Table,
+    TieSettlement,
+    Tournament,
+)
 from tournament.rules.names import (
+    Known,
+    Line,
     Taken,
     alike_question,
     already_registered,
@@ -40,7 +56,6 @@ from tournament.rules.names import (
     compare_list,
 )
 from tournament.rules.validation import MAX_SMALL_NUMBER
-from tournament.services import announcements
 from tournament.services.registration import MIN_HANDS_RANGE, taken_names
 
 # ---------------------------------------------------------------- helpers
@@ -52,7 +67,7 @@ from tournament.services.registration import MIN_HANDS_RANGE, taken_names
 # ---------------------------------------------------------------- tournament and players
 
 
-def _tournament_name_field():
+def _tournament_name_field() -> NameField:
     return NameField(
         max_length=max_length(Tournament, "name"), label=verbose_label(Tournament, "name")
     )
@@ -91,13 +106,13 @@ class TournamentSettingsForm(forms.ModelForm):
             "release_draws_at_once",
         ]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name in ("entry_mode", "royalties", "scoring_method", "fantasyland_repeat"):
             field = self.fields[name]
             field.error_messages.update(choice_messages(field.label))
 
-    def values(self):
+    def values(self) -> dict[str, Any]:
         """The settings as the registration services take them (after is_valid())."""
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
 
@@ -111,14 +126,14 @@ class ConfirmNamesField(forms.MultipleChoiceField):
 
     widget = forms.CheckboxSelectMultiple
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(required=False, choices=(), **kwargs)
 
-    def valid_value(self, value):
+    def valid_value(self, value: object) -> bool:
         return True
 
 
-def _name_field():
+def _name_field() -> NameField:
     return NameField(
         max_length=max_length(Player, "name"),
         label=verbose_label(Player, "name"),
@@ -148,15 +163,15 @@ class PlayerForm(forms.Form):
     confirm = ConfirmNamesField(label=_("Another player?"))
     confirm_label = _("Yes, another player: add %(name)s")
 
-    def __init__(self, *args, tournament=None, **kwargs):
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
-        self.alike = None  # the registered name the one typed looks like
+        self.alike: Known | None = None  # the registered name the one typed looks like
 
-    def taken(self):
+    def taken(self) -> Taken:
         return taken_names(self.tournament) if self.tournament is not None else Taken()
 
-    def clean_name(self):
+    def clean_name(self) -> str:
         name = self.cleaned_data["name"]
         taken = self.taken()
         same = taken.same(name)
@@ -165,23 +180,26 @@ class PlayerForm(forms.Form):
         self.alike = taken.alike(name)
         return name
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if self.alike is not None:
             name = cleaned["name"]
-            self.fields["confirm"].choices = [(name, lazy_format(self.confirm_label, name=name))]
+            choice_field(self, "confirm").choices = [
+                (name, lazy_format(self.confirm_label, name=name))
+            ]
             if not self.confirmed():
                 self.add_error(
                     "name", ValidationError(alike_question(name, self.alike), code="lookalike")
                 )
         return cleaned
 
-    def confirmed(self):
+    def confirmed(self) -> bool:
         """The TD ticked "another player" for the lookalike name typed."""
         name = self.cleaned_data.get("name")
         return self.alike is not None and name in self.cleaned_data.get("confirm", ())
 
-    def service_kwargs(self):
+    def service_kwargs(self) -> dict[str, Any]:
         return {"name": self.cleaned_data["name"], "lookalike_confirmed": self.confirmed()}
 
 
@@ -190,12 +208,13 @@ class RenamePlayerForm(PlayerForm):
 
     confirm_label = _("Yes, another player: rename to %(name)s")
 
-    def __init__(self, *args, player, **kwargs):
+    def __init__(self, *args: Any, player: Player, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"name": player.name})
         super().__init__(*args, tournament=player.tournament, **kwargs)
         self.player = player
 
-    def taken(self):
+    def taken(self) -> Taken:
+        assert self.tournament is not None  # the player's own
         return taken_names(self.tournament, exclude=self.player)
 
 
@@ -229,17 +248,17 @@ class PlayerListForm(forms.Form):
     )
     confirm_names = ConfirmNamesField(label=_("Names very like another"))
 
-    def __init__(self, *args, tournament=None, **kwargs):
+    def __init__(self, *args: Any, tournament: Tournament | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
-        self.asked = []  # names.Line of each lookalike asked about
+        self.asked: list[Line] = []  # names.Line of each lookalike asked about
         self.lines_to_check = 0
 
-    def _confirmations(self):
+    def _confirmations(self) -> set[str]:
         # Read before the checkboxes' own cleaning: the lines' questions depend on them.
         return set(self["confirm_names"].value() or ())
 
-    def clean_names(self):
+    def clean_names(self) -> list[str]:
         raw = self.cleaned_data.get("names") or ""
         lines = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         if len(lines) > MAX_LIST_LINES:
@@ -249,7 +268,8 @@ class PlayerListForm(forms.Form):
                 params={"count": len(lines), "max": MAX_LIST_LINES},
             )
         limit = max_length(Player, "name")
-        errors, entries = [], []
+        errors: list[tuple[int | None, ValidationError]] = []
+        entries: list[tuple[str, int | None]] = []
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
@@ -261,12 +281,12 @@ class PlayerListForm(forms.Form):
         taken = taken_names(self.tournament) if self.tournament is not None else Taken()
         confirmed = self._confirmations()
         self.asked = [line for line in compare_list(entries, taken) if line.alike is not None]
-        self.fields["confirm_names"].choices = [
+        choice_field(self, "confirm_names").choices = [
             (line.name, lazy_format(_CONFIRM_LINE, line=line.line, name=line.name))
             for line in self.asked
         ]
         for line in self.asked:
-            if line.name not in confirmed:
+            if line.name not in confirmed and line.alike is not None:  # all asked are alike
                 question = alike_question(line.name, line.alike)
                 message = lazy_format(
                     _("Line %(line)d: %(question)s"), line=line.line, question=question
@@ -274,12 +294,14 @@ class PlayerListForm(forms.Form):
                 errors.append((line.line, ValidationError(message, code="lookalike")))
         if errors:
             self.lines_to_check = len(errors)  # the summary counts them; each is shown once
-            raise ValidationError([error for _line, error in sorted(errors, key=lambda e: e[0])])
+            raise ValidationError(
+                [error for _line, error in sorted(errors, key=lambda e: e[0] or 0)]
+            )
         if not entries:
             raise ValidationError(_("Enter at least one name."), code="required")
         return [name for name, _line in entries]
 
-    def service_kwargs(self):
+    def service_kwargs(self) -> dict[str, Any]:
         asked = {line.name for line in self.asked}
         return {
             "names": self.cleaned_data["names"],
@@ -314,14 +336,14 @@ class PenaltyForm(forms.Form):
         max_length=max_length(Penalty, "note"), multiline=True, required=False, label=_("Note")
     )
 
-    def __init__(self, *args, tournament, **kwargs):
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.tournament = tournament
-        self.fields["player"].queryset = Player.objects.filter(
+        model_choice_field(self, "player").queryset = Player.objects.filter(
             tournament=tournament, withdrawn_at__isnull=True, disqualified=False
         ).order_by(Lower("name"), "number")
 
-    def service_kwargs(self):
+    def service_kwargs(self) -> dict[str, Any]:
         return {
             "tournament": self.tournament,
             **{name: self.cleaned_data[name] for name in ("player", "kind", "note")},
@@ -333,7 +355,7 @@ class RescindForm(forms.Form):
 
     reason = reason_field(Penalty, "rescind_reason")
 
-    def service_kwargs(self):
+    def service_kwargs(self) -> dict[str, Any]:
         return {"reason": self.cleaned_data["reason"]}
 
 
@@ -363,16 +385,22 @@ class TieForm(forms.Form):
         message=_("This form is out of date: reload the page and send it again."),
     )
 
-    def __init__(self, *args, leaders, settlement=None, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        leaders: Iterable[Player | Seat],
+        settlement: TieSettlement | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        players = [getattr(leader, "player", leader) for leader in leaders]
+        players = [leader.player if isinstance(leader, Seat) else leader for leader in leaders]
         self.leaders = {str(player.pk): player for player in players}
         self.decided = settlement.winner if settlement is not None else None
         if not self.is_bound:
             self.initial.setdefault("settlement", settlement.pk if settlement else None)
-        self.fields["winner"].choices = [(key, p.name) for key, p in self.leaders.items()]
+        choice_field(self, "winner").choices = [(key, p.name) for key, p in self.leaders.items()]
 
-    def clean_winner(self):
+    def clean_winner(self) -> Player:
         winner = self.leaders[self.cleaned_data["winner"]]
         if self.decided is not None and winner.pk == self.decided.pk:
             raise forms.ValidationError(
@@ -381,7 +409,7 @@ class TieForm(forms.Form):
             )
         return winner
 
-    def service_kwargs(self):
+    def service_kwargs(self) -> dict[str, Any]:
         return {
             "winner": self.cleaned_data["winner"],
             "reason": self.cleaned_data["reason"],
@@ -405,7 +433,7 @@ class RedrawForm(forms.Form):
         message=_("This form is out of date: reload the page and send it again."),
     )
 
-    def service_kwargs(self):
+    def service_kwargs(self) -> dict[str, Any]:
         return {"reason": self.cleaned_data["reason"], "based_on_draw": self.cleaned_data["draw"]}
 
 
@@ -426,7 +454,7 @@ class ImportForm(forms.Form):
         },
     )
 
-    def clean_backup(self):
+    def clean_backup(self) -> UploadedFile:
         """Size, encoding, nesting and JSON checked by the import's own parser."""
         upload = self.cleaned_data["backup"]
         if upload.size > MAX_BACKUP_BYTES:  # refused before reading it into memory
@@ -438,7 +466,7 @@ class ImportForm(forms.Form):
             raise ValidationError(str(exc), code="backup") from None
         return upload
 
-    def data_from_file(self):
+    def data_from_file(self) -> Any:
         """The backup's content, parsed (after is_valid())."""
         return self.backup_data
 
@@ -472,10 +500,16 @@ class AuditFilterForm(forms.Form):
         error_messages=choice_messages(_("Kind")),
     )
 
-    def __init__(self, *args, tournament, tables, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        tournament: Tournament,
+        tables: Iterable[tuple[int, int]],
+        **kwargs: Any,
+    ) -> None:
         """`tables`: (level number, table number) pairs, e.g. `audit_tables()`."""
         super().__init__(*args, **kwargs)
-        self.fields["table"].choices = [
+        choice_field(self, "table").choices = [
             ("", _("Every table")),
             *(
                 (
@@ -489,23 +523,23 @@ class AuditFilterForm(forms.Form):
             Player.objects.filter(tournament=tournament), key=lambda p: swedish_sort_key(p.name)
         )
         self.players = {str(p.pk): p for p in players}
-        self.fields["player"].choices = [
+        choice_field(self, "player").choices = [
             ("", _("Every player")),
             *((key, p.name) for key, p in self.players.items()),
         ]
 
-    def clean_table(self):
+    def clean_table(self) -> tuple[int, int] | None:
         value = self.cleaned_data["table"]
         if not value:
             return None
         level, number = value.split("-")
         return int(level), int(number)
 
-    def clean_player(self):
+    def clean_player(self) -> Player | None:
         value = self.cleaned_data["player"]
         return self.players[value] if value else None
 
-    def selector_kwargs(self):
+    def selector_kwargs(self) -> dict[str, Any]:
         return {name: self.cleaned_data[name] or None for name in ("table", "player", "kind")}
 
 
@@ -522,8 +556,8 @@ class AnnouncementForm(forms.Form):
     # empty.", "Show for (minutes) must be from 1 to 1440, not 0."), not Django's stock ones.
     text = TextField(
         label=gettext_lazy("Message"),
-        max_length=announcements.TEXT_LENGTH,
-        widget=forms.Textarea(attrs={"rows": 2, "maxlength": announcements.TEXT_LENGTH}),
+        max_length=max_length(Announcement, "text"),
+        widget=forms.Textarea(attrs={"rows": 2, "maxlength": max_length(Announcement, "text")}),
         help_text=gettext_lazy("At most 200 characters, in any language."),
     )
     minutes = WholeNumberField(
@@ -544,22 +578,23 @@ class AnnouncementForm(forms.Form):
         },
     )
 
-    def __init__(self, *args, now=None, **kwargs):
+    def __init__(self, *args: Any, now: datetime.datetime | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.now = now or timezone.now()
         for name, field in self.fields.items():
             if field.help_text:
                 field.widget.attrs["aria-describedby"] = f"{self[name].auto_id}_helptext"
 
-    def clean_text(self):
+    def clean_text(self) -> str:
         # The field has cleaned the text as the service keeps it (validation.clean_text).
         try:
             return check_shown(self.cleaned_data["text"], label=_("The message"))
         except ServiceError as error:
             raise forms.ValidationError(str(error)) from None
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         minutes, until = data.get("minutes"), data.get("until")
         if minutes is not None and until is not None:
             self.add_error("until", _("Give either the minutes or the time of day, not both."))
@@ -610,7 +645,7 @@ class AdvanceForm(OnceForm):
     announcement_asked = forms.BooleanField(widget=forms.HiddenInput, required=False)
     withdraw_announcement = forms.BooleanField(required=False)
 
-    def announcement_choice(self):
+    def announcement_choice(self) -> bool | None:
         """True or False as the TD answered; None when the page did not ask."""
         if not self.cleaned_data.get("announcement_asked"):
             return None
@@ -624,10 +659,10 @@ class ImportBackupForm(OnceForm, ImportForm):
 class TablePenaltyForm(OnceForm, PenaltyForm):
     """A penalty for one of this table's players still in, listed in seat order."""
 
-    def __init__(self, *args, table, **kwargs):
+    def __init__(self, *args: Any, table: Table, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "penalty_%s")  # unique ids beside the page's other forms
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(
+        model_choice_field(self, "player").queryset = Player.objects.filter(
             tournament=self.tournament,
             seats__table=table,
             seats__left_after_hand__isnull=True,
@@ -637,7 +672,7 @@ class TablePenaltyForm(OnceForm, PenaltyForm):
 
 
 class TieOnceForm(OnceForm, TieForm):
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "tie_%s")
         super().__init__(*args, **kwargs)
 

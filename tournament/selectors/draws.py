@@ -39,7 +39,6 @@ class DrawPreview:
 
     @property
     def here_table_sizes(self) -> tuple[int, ...]:
-
         return tuple(table_sizes(self.here)) if self.here >= 2 else ()
 
 

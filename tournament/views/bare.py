@@ -5,8 +5,8 @@ compare a page or a poll with it, served by the same server in the same run. It 
 routed only for a benchmark (see config/urls.py): production never has it.
 """
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 
 
-def ok(request):
+def ok(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok")

@@ -3,16 +3,18 @@ the URL, the links to the tournament's pages and its QR code."""
 
 from functools import lru_cache
 
-from django.http import Http404
+from django.http import Http404, HttpRequest
 from django.urls import reverse
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from tournament.models import Table, Tournament
 from tournament.selectors.tables import shown_table
 from tournament.web.public_address import public_link
 from tournament.web.qr import qr_svg
 
 
-def get_table(tournament, table_id):
+def get_table(tournament: Tournament, table_id: int) -> Table:
     """A table of this tournament (any level, any draw) with its level and draw, without the
     reason of a redraw (1 query), or 404: a table of another tournament is not found here
     either."""
@@ -23,7 +25,7 @@ def get_table(tournament, table_id):
     return table
 
 
-def link_prefixes(tournament):
+def link_prefixes(tournament: Tournament) -> dict[str, str]:
     """The start of the links to the tournament's tables and players, for long lists:
     "{{ links.player }}{{ pk }}/" costs nothing per row where {% url %} reverses each."""
     return {
@@ -33,13 +35,13 @@ def link_prefixes(tournament):
     }
 
 
-def short_link(request, tournament):
+def short_link(request: HttpRequest, tournament: Tournament) -> tuple[str, str]:
     """The tournament page's address: (the full URL, the same without the scheme)."""
     url = public_link(request, reverse("public:tournament", args=[tournament.pk]))
     return url, url.split("://", 1)[-1].rstrip("/")
 
 
-def share_link(request, tournament):
+def share_link(request: HttpRequest, tournament: Tournament) -> dict[str, str]:
     """The tournament page's address to share, as the poster, the tournament page and the
     tables' big screen show it: its URL, the same without the scheme, and its QR code."""
     url, text = short_link(request, tournament)
@@ -48,6 +50,6 @@ def share_link(request, tournament):
 
 
 @lru_cache(maxsize=64)
-def qr_markup(text, title):
+def qr_markup(text: str, title: str) -> SafeString:
     """The QR code of `text` as inline SVG; the same text always draws the same code."""
     return qr_svg(text, title=title, css_class="qr")

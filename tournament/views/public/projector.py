@@ -3,11 +3,14 @@ navigation, paging through long lists by themselves (static/js/pager.js; without
 JavaScript the whole list), live by the same polling as the phones. The tables' view shows
 the QR code of the tournament's page for the room to scan, from the public address."""
 
+from django.http import HttpRequest, HttpResponse
+
 from tournament.live.kept import cached_standings, get_tournament
 from tournament.live.polling import polling_ends
-from tournament.live.regions import loader, pager_seconds, poll_seconds, poll_url, region
+from tournament.live.regions import Context, loader, pager_seconds, poll_seconds, poll_url, region
 from tournament.live.responses import live_page, respond
-from tournament.live.tokens import tournament_token
+from tournament.live.tokens import Live, tournament_token
+from tournament.models import Tournament
 from tournament.selectors.pace import public_level_end
 from tournament.selectors.prizes import prized_standings
 from tournament.selectors.public import public_level
@@ -18,11 +21,11 @@ TEMPLATES = "tournament/public/"
 
 
 @live_page(tournament_token)
-def tables_projector(request, live, tournament_id):
+def tables_projector(request: HttpRequest, live: Live, tournament_id: int) -> HttpResponse:
     load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "projector_tables.html"
 
-    def build():
+    def build() -> Context:
         tournament = load()
         board = public_level(tournament)
         return {
@@ -40,14 +43,14 @@ def tables_projector(request, live, tournament_id):
     return respond(request, template, shown, lambda: page(request, load()))
 
 
-def page(request, tournament):
+def page(request: HttpRequest, tournament: Tournament) -> Context:
     """The tables' page around its live region: the QR code of the tournament's page, so
     that a player in the room finds their table on their phone. Outside the live region, so
     that a poll never draws it again (and a region kept for every visitor holds no host)."""
     return {"tournament": tournament, "scan": scan_code(request, tournament)}
 
 
-def scan_code(request, tournament):
+def scan_code(request: HttpRequest, tournament: Tournament) -> str | None:
     """The QR code of the tournament's page at the public address (DJANGO_PUBLIC_URL), never
     the projector's own host; none when the address its link would start with is one no
     phone can reach (127.0.0.1: the public address of a laptop that had no network when
@@ -59,11 +62,11 @@ def scan_code(request, tournament):
 
 
 @live_page(tournament_token)
-def standings_projector(request, live, tournament_id):
+def standings_projector(request: HttpRequest, live: Live, tournament_id: int) -> HttpResponse:
     load = loader(get_tournament, tournament_id, live.token)
     template = TEMPLATES + "projector_standings.html"
 
-    def build():
+    def build() -> Context:
         tournament = load()
         kept = cached_standings(tournament)
         # The prizes only where the TD's setting shows them to the room (no query).

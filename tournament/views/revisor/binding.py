@@ -22,8 +22,10 @@ card afresh, so nothing typed for the old table is recorded at the new one.
 import secrets
 from dataclasses import dataclass
 from functools import wraps
+from typing import Any, cast
 
 from django.contrib import messages
+from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -34,6 +36,7 @@ from tournament.models import RevisorStation, Table
 from tournament.selectors.stations import bound_station
 from tournament.selectors.tables import bound_table
 from tournament.services.revisor_stations import station_table
+from tournament.views.access import HtmxHttpRequest, View
 
 SESSION_KEY = "revisor_binding"
 CUT_OFF_KEY = "revisor_cut_off"  # why this device lost its table: {"why", "table", "level"}
@@ -43,43 +46,55 @@ DEVICE_KEY = "revisor_device"  # a random id of this device, for counting its wr
 @dataclass(frozen=True)
 class Binding:
     table: Table | None
-    lost: dict | None = None  # why a device that was bound is not any more (see cut_off_reason)
+    lost: dict[str, Any] | None = (
+        None  # why a device that was bound is not any more (see cut_off_reason)
+    )
     station: RevisorStation | None = None  # the station this device is bound to, if any
 
 
-def bind(request, table):
+class RevisorRequest(HtmxHttpRequest):
+    """A request `revisor_required` let through: the table this device keeps (and its
+    station, when it is bound to one), for the type checker."""
+
+    revisor_table: Table
+    revisor_station: RevisorStation | None
+
+
+def bind(request: HttpRequest, table: Table) -> None:
     """Bind this device to `table` (a new session id: no fixation of an old one)."""
     request.session.cycle_key()
     request.session.pop(CUT_OFF_KEY, None)
     request.session[SESSION_KEY] = {"table": table.pk, "key": table.revisor_key}
 
 
-def bind_station(request, station):
+def bind_station(request: HttpRequest, station: RevisorStation) -> None:
     """Bind this device to `station`: to its table number at every level."""
     request.session.cycle_key()
     request.session.pop(CUT_OFF_KEY, None)
     request.session[SESSION_KEY] = {"station": station.pk, "key": station.key, "table": None}
 
 
-def unbind(request):
+def unbind(request: HttpRequest) -> None:
     request.session.pop(SESSION_KEY, None)
 
 
-def device_id(request):
+def device_id(request: HttpRequest) -> str:
     """This device's id for the code throttle, made on first use; kept across bindings."""
     device = request.session.get(DEVICE_KEY)
     if not isinstance(device, str) or not device:
-        device = request.session[DEVICE_KEY] = secrets.token_hex(16)
+        device = secrets.token_hex(16)
+        request.session[DEVICE_KEY] = device
     return device
 
 
-def current_binding(request):
+def current_binding(request: HttpRequest) -> Binding:
     saved = request.session.get(SESSION_KEY)
     if not isinstance(saved, dict):
         return Binding(None)
     if "station" in saved:
         return _station_binding(saved)
-    table = bound_table(saved.get("table"))
+    table_id = saved.get("table")  # the session is the server's: an id, or none
+    table = bound_table(table_id) if isinstance(table_id, int) else None
     if table is None:
         return Binding(None)
     numbers = {"table": table.number, "level": table.level.number}
@@ -92,8 +107,9 @@ def current_binding(request):
     return Binding(table)
 
 
-def _station_binding(saved):
-    station = bound_station(saved.get("station"))
+def _station_binding(saved: dict[str, Any]) -> Binding:
+    station_id = saved.get("station")
+    station = bound_station(station_id) if isinstance(station_id, int) else None
     if station is None:
         return Binding(None)
     if station.key != saved.get("key"):
@@ -101,7 +117,7 @@ def _station_binding(saved):
     return Binding(station_table(station), station=station)
 
 
-def cut_off_reason(request, binding):
+def cut_off_reason(request: HttpRequest, binding: Binding) -> str | None:
     """Why this device lost its table, for the person holding it; None if it did not."""
     lost = binding.lost or request.session.get(CUT_OFF_KEY)
     if not isinstance(lost, dict) or not isinstance(lost.get("table"), int):
@@ -124,13 +140,13 @@ def cut_off_reason(request, binding):
             "table %(table)d."
         ),
     }
-    reason = reasons.get(lost.get("why"))
+    reason = reasons.get(str(lost.get("why")))
     if reason is None:
         return None
     return reason % {"table": lost["table"], "level": lost.get("level") or 0}
 
 
-def refuse(request, binding):
+def refuse(request: HtmxHttpRequest, binding: Binding) -> HttpResponseBase:
     """Send this device to the code page, as a whole page whatever asked."""
     if request.session.get(SESSION_KEY) is not None:
         unbind(request)
@@ -146,7 +162,7 @@ def refuse(request, binding):
     return vary_on_htmx(redirect(url))
 
 
-def send_to(request, name):
+def send_to(request: HtmxHttpRequest, name: str) -> HttpResponseBase:
     """A whole page at `name`'s address, whatever asked (as `refuse`)."""
     url = reverse(name)
     if request.htmx:
@@ -154,13 +170,15 @@ def send_to(request, name):
     return vary_on_htmx(redirect(url))
 
 
-def station_moved(request, binding):
+def station_moved(request: HtmxHttpRequest, binding: Binding) -> bool:
     """Whether the station's table is another than the one this device last showed
     (remembered now); a plain load of the card shows the new one and is let through."""
     saved = request.session[SESSION_KEY]
-    if saved.get("table") == binding.table.pk:
+    table = binding.table
+    assert table is not None  # a station's binding with a table to show
+    if saved.get("table") == table.pk:
         return False
-    request.session[SESSION_KEY] = {**saved, "table": binding.table.pk}
+    request.session[SESSION_KEY] = {**saved, "table": table.pk}
     return not (
         request.method == "GET"
         and not request.htmx
@@ -173,7 +191,7 @@ SHOWN_HEADER = "X-Revisor-Table"
 SHOWN_FIELD = "revisor_table"
 
 
-def shown_table(request):
+def shown_table(request: HttpRequest) -> int | None:
     """The table the page that made this request showed (static/js/revisor.js sends it with
     every htmx request and every form), or None when it does not say.
 
@@ -187,13 +205,14 @@ def shown_table(request):
     return int(value) if value.isdigit() and len(value) < 12 else -1
 
 
-def revisor_required(view):
+def revisor_required[V: View](view: V) -> V:
     """Refuse before any view logic unless this device is bound to a table still in play."""
 
     @wraps(view)
-    def wrapper(request, *args, **kwargs):
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         binding = current_binding(request)
-        if binding.table is None:
+        table = binding.table
+        if table is None:
             if binding.station is not None:
                 return send_to(request, "revisor:station_waiting")
             return refuse(request, binding)
@@ -201,11 +220,11 @@ def revisor_required(view):
             messages.info(
                 request,
                 _("Level %(level)d: this device now keeps table %(table)d.")
-                % {"level": binding.table.level.number, "table": binding.table.number},
+                % {"level": table.level.number, "table": table.number},
             )
             return send_to(request, "revisor:card")
         shown = shown_table(request)
-        if shown is not None and shown != binding.table.pk:
+        if shown is not None and shown != table.pk:
             messages.error(
                 request,
                 _(
@@ -213,11 +232,12 @@ def revisor_required(view):
                     "another tab or window. Nothing was recorded from the page of the other "
                     "table; this is table %(table)d's card."
                 )
-                % {"table": binding.table.number},
+                % {"table": table.number},
             )
             return send_to(request, "revisor:card")
-        request.revisor_table = binding.table
-        request.revisor_station = binding.station
-        return view(request, *args, **kwargs)
+        revisor = cast(RevisorRequest, request)  # what the revisor's views read, set here
+        revisor.revisor_table = table
+        revisor.revisor_station = binding.station
+        return view(revisor, *args, **kwargs)
 
-    return wrapper
+    return wrapper  # type: ignore[return-value]  # wraps() keeps the view's own signature

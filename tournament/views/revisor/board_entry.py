@@ -1,11 +1,14 @@
 """The boards typed as cards (the next hand's entry and a fix's): one set of row inputs
 per seat and the touch card picker's keys (static/js/card-picker.js)."""
 
+from collections.abc import Iterable, Mapping, Sized
 from dataclasses import dataclass
 
+from django import forms
 from django.utils.translation import gettext_lazy
 
 from scoring.boards import ROW_SIZES, ROWS
+from tournament.models import Seat
 
 # The picker's keys: ranks high to low as players sort their cards, suits in bridge order.
 PICKER_RANKS = (
@@ -37,7 +40,7 @@ class BoardRow:
 
     name: str
     size: int
-    field: object
+    field: forms.BoundField
 
 
 @dataclass(frozen=True)
@@ -45,10 +48,12 @@ class SeatBoard:
     position: int
     name: str
     in_fantasyland: bool  # plays this hand in Fantasyland (14 cards dealt, 13 placed)
-    rows: tuple
+    rows: tuple[BoardRow, ...]
 
 
-def seat_boards(seats, in_fantasyland, form):
+def seat_boards(
+    seats: Iterable[Seat], in_fantasyland: Mapping[int, bool], form: forms.BaseForm
+) -> list[SeatBoard]:
     """The entry form's boards, one per seat; `in_fantasyland` {seat id: plays in FL}."""
     return [
         SeatBoard(
@@ -63,7 +68,7 @@ def seat_boards(seats, in_fantasyland, form):
     ]
 
 
-def picker_context(seats):
+def picker_context(seats: Sized) -> dict[str, object]:
     """What the picker's keys (_card_picker.html) need."""
     return {
         "picker_ranks": PICKER_RANKS,

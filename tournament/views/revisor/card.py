@@ -14,8 +14,11 @@ points to read out to the table first; only "Confirm hand N" records them, with 
 same submission key (a double tap records one hand).
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -25,14 +28,16 @@ from tournament.forms.hands import HandPointsForm
 from tournament.forms.revisor import CallForm, GeneralCallForm
 from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.live.tokens import shows_already, table_token
-from tournament.selectors.card import read_card
+from tournament.models import Seat, Table
+from tournament.rules.table_fold import TableState
+from tournament.selectors.card import Card, read_card
 from tournament.selectors.hand_preview import points_readback
 from tournament.selectors.tokens import read_table_token
 from tournament.services import calls, hands
 from tournament.services.idempotency import AlreadyDone
 from tournament.tables.state import cached_state
 from tournament.views.refusals import add_service_error
-from tournament.views.revisor.binding import revisor_required
+from tournament.views.revisor.binding import RevisorRequest, revisor_required
 from tournament.web.faults import reads_only, resent_after_lost_connection
 
 TEMPLATE = "tournament/revisor/card.html"
@@ -42,25 +47,34 @@ WHOLE_CARD = {"HX-Retarget": "#revisor-main", "HX-Reswap": "outerHTML"}
 CHECK, CONFIRM, CHANGE = "check", "confirm", "change"
 
 
-def timer_form(card, data=None):
+def timer_form(card: Card, data: Mapping[str, Any] | None = None) -> CallForm:
     """ "Time a player": the players of the next hand; at zero, a timeout call naming one."""
     players = [seat.player for seat in card.playing]
     return CallForm(data, players=players, auto_id="timer_%s", initial={"kind": "timeout"})
 
 
-def poll_token(table):
+def poll_token(table: Table) -> str:
     """What the card polls with: the table's token, as every live page polls its own (its
     hands, calls and penalties, and the tournament's changes: a player renamed), from the
     table as this request read it (its binding, or the hand it recorded): no query."""
     return read_table_token(table)
 
 
-def label(table):
+def label(table: Table) -> str:
     """Who the revisor's changes are kept as made by (read in the TD's language later)."""
     return revisor_label(table.number)
 
 
-def _render(request, card, *, points_form=None, call_form=None, timer=None, status=200, **extra):
+def _render(
+    request: RevisorRequest,
+    card: Card,
+    *,
+    points_form: HandPointsForm | None = None,
+    call_form: GeneralCallForm | None = None,
+    timer: CallForm | None = None,
+    status: int = 200,
+    **extra: object,
+) -> HttpResponse:
     context = {
         "card": card,
         "points_form": points_form
@@ -75,16 +89,25 @@ def _render(request, card, *, points_form=None, call_form=None, timer=None, stat
 
 
 @revisor_required
-def card(request):
+def card(request: RevisorRequest) -> HttpResponse:
     return _render(request, read_card(request.revisor_table))
 
 
-def _stale_form(card, shown):
+def _refused_call(
+    request: RevisorRequest, card: Card, form: CallForm | GeneralCallForm
+) -> HttpResponse:
+    """The card with the call form that was refused, in its place (the timer's or the card's)."""
+    if isinstance(form, CallForm):
+        return _render(request, card, status=400, timer=form)
+    return _render(request, card, status=400, call_form=form)
+
+
+def _stale_form(card: Card, shown: str | None) -> bool:
     """True when the page's form, for hand `shown`, can no longer record that hand."""
     return shown is not None and (card.state.is_over or shown != str(card.next_hand))
 
 
-def _row_id(text):
+def _row_id(text: str | None) -> int | None:
     """A row's id as a URL gives it ("12"), or None: digits only, and no more of them than
     a row id has (Python refuses to read thousands of digits as a number)."""
     if text is None or not (text.isascii() and text.isdigit()) or len(text) > 19:
@@ -92,7 +115,7 @@ def _row_id(text):
     return int(text)
 
 
-def answer_unchanged_poll(request, ids):
+def answer_unchanged_poll(request: HttpRequest, ids: dict[str, object]) -> HttpResponse | None:
     """A tablet's poll of its card, answered before its session and the rest of the
     middleware (`LivePollMiddleware`): 204 when the card shows its table's token already,
     or a newer one; None sends it the whole way (the session, the binding, `summary`).
@@ -115,7 +138,7 @@ def answer_unchanged_poll(request, ids):
 
 
 @revisor_required
-def summary(request):
+def summary(request: RevisorRequest) -> HttpResponseBase:
     """The polled, read-only part of the card (204 while nothing changed).
 
     `hand` is the hand the page's form is for: when that hand can no longer be
@@ -127,9 +150,9 @@ def summary(request):
     if nothing_new is not None:
         return nothing_new
     card = read_card(table)
-    shown = request.GET.get("hand", "")
-    shown = shown if shown.isdigit() and len(shown) <= 5 else None  # a hand number, or none
-    if _stale_form(card, shown):
+    asked = request.GET.get("hand", "")
+    shown = asked if asked.isdigit() and len(asked) <= 5 else None  # a hand number, or none
+    if shown is not None and _stale_form(card, shown):
         recorded = not card.state.is_over and int(shown) < card.next_hand
         response = _render(request, card, moved_on=shown if recorded else None)
         for header, value in WHOLE_CARD.items():
@@ -145,10 +168,13 @@ def summary(request):
     return vary_on_htmx(response)
 
 
-summary.answer_poll = answer_unchanged_poll
+# What the poll middleware answers with (live.middleware.live_view_of).
+summary.answer_poll = answer_unchanged_poll  # type: ignore[attr-defined]
 
 
-def _after_post(request, known=None):
+def _after_post(
+    request: RevisorRequest, known: tuple[TableState, list[Seat]] | None = None
+) -> HttpResponseBase:
     """Without htmx: post, redirect, get. With htmx: the fresh card in place (`known`: its
     state and seats, as `read_card` takes them)."""
     if request.htmx:
@@ -156,7 +182,9 @@ def _after_post(request, known=None):
     return redirect("revisor:card")
 
 
-def _refused(request, table, number, error):
+def _refused(
+    request: RevisorRequest, table: Table, number: int, error: ServiceError
+) -> HttpResponseBase:
     """A hand that cannot be recorded here any more: the fresh card, with why."""
     if isinstance(error, TableOver):
         # The card's box says how the table ended (and whether the TD settled a tie).
@@ -169,7 +197,7 @@ def _refused(request, table, number, error):
     return _after_post(request)
 
 
-def conflict_message(error, table, number):
+def conflict_message(error: ServiceError, table: Table, number: int) -> str:
     """Why hand `number` was refused, `table` read afresh: `already_recorded` when another
     device recorded it meanwhile, else the service's words."""
     table.refresh_from_db()
@@ -178,7 +206,7 @@ def conflict_message(error, table, number):
     return str(error)
 
 
-def already_recorded(number, hands_played, table_number):
+def already_recorded(number: int, hands_played: int, table_number: int) -> str:
     """Hand `number` came from this tablet after another device had recorded it: said with
     the card it lands on, which shows it (not "reload", not only "the TD can correct it"
     while the revisor still may)."""
@@ -200,7 +228,7 @@ def already_recorded(number, hands_played, table_number):
     )
 
 
-def _not_recordable(state, table, number):
+def _not_recordable(state: TableState, table: Table, number: int) -> ServiceError | None:
     """The error recording hand `number` would meet now (as hands.record_hand), or None."""
     if number <= state.hands_played:
         return HandConflict(already_recorded(number, state.hands_played, table.number))
@@ -214,14 +242,14 @@ def _not_recordable(state, table, number):
     return None
 
 
-def _checks(request):
+def _checks(request: HttpRequest) -> bool:
     """A check of the points (or back from it to the form): nothing is recorded."""
     return request.POST.get("step") in (CHECK, CHANGE)
 
 
 @reads_only(when=_checks)
 @revisor_required
-def record(request):
+def record(request: RevisorRequest) -> HttpResponseBase:
     """Record the next hand as points; a replay of the same submission records nothing twice.
 
     When the table confirms points, a first POST (`step=check`) shows them to read
@@ -243,7 +271,9 @@ def record(request):
     return _record_points(request, table, form)
 
 
-def _points_readback(request, table, state, form):
+def _points_readback(
+    request: RevisorRequest, table: Table, state: TableState, form: HandPointsForm
+) -> HttpResponseBase:
     """Read out to the table first; nothing is recorded before "Confirm"."""
     number = form.cleaned_data["hand_number"]
     error = _not_recordable(state, table, number)
@@ -255,7 +285,7 @@ def _points_readback(request, table, state, form):
     return _render(request, card, points_form=form, readback=readback)
 
 
-def _record_points(request, table, form):
+def _record_points(request: RevisorRequest, table: Table, form: HandPointsForm) -> HttpResponseBase:
     number = form.cleaned_data["hand_number"]
     try:
         recorded = hands.record_hand(table=table, actor_label=label(table), **form.service_kwargs())
@@ -279,11 +309,12 @@ def _record_points(request, table, form):
         return _after_post(request)
     # Read for the hand and written with it, at the revision it read: as fresh as a new read.
     request.revisor_table = recorded.hand.table
+    assert recorded.state is not None  # a hand recorded now: the state it made
     return _after_post(request, known=(recorded.state, list(recorded.seats)))
 
 
 @revisor_required
-def call(request):
+def call(request: RevisorRequest) -> HttpResponseBase:
     """Call the TD to the table; the call shows on the TD's dashboard until cleared.
 
     The timer's forms (`player` sent) name the player: the one timed out, or the one who
@@ -294,9 +325,8 @@ def call(request):
     card = read_card(table)
     named = "player" in request.POST
     form = timer_form(card, request.POST) if named else GeneralCallForm(request.POST)
-    errors = {"timer": form} if named else {"call_form": form}
     if not form.is_valid():
-        return _render(request, card, status=400, **errors)
+        return _refused_call(request, card, form)
     data = form.cleaned_data
     players = {seat.player.pk: seat.player for seat in card.playing}
 
@@ -313,7 +343,7 @@ def call(request):
         messages.info(request, _("This call was already made: the TD was called once."))
     except ServiceError as error:
         add_service_error(form, error)
-        return _render(request, read_card(table), status=400, **errors)
+        return _refused_call(request, read_card(table), form)
     else:
         messages.success(request, _("The TD has been called to your table."))
     request.revisor_table.refresh_from_db()

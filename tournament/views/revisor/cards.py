@@ -17,9 +17,12 @@ by another device (or a table that is over) brings the fresh card with a message
 """
 
 import uuid
+from collections.abc import Iterable, Mapping
 from contextlib import suppress
+from typing import Any
 
 from django.contrib import messages
+from django.http import HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -30,14 +33,14 @@ from scoring.boards import ROWS
 from tournament.errors import HandConflict, ServiceError, TableOver
 from tournament.forms.hands import HandCardsForm
 from tournament.live.polling import vary_on_htmx
-from tournament.models import Tournament
+from tournament.models import Seat, Tournament
 from tournament.rules.hand_errors import invalid_hand_message
-from tournament.selectors.card import read_card
-from tournament.selectors.hand_preview import preview_hand
+from tournament.selectors.card import Card, read_card
+from tournament.selectors.hand_preview import Preview, preview_hand
 from tournament.services import hands
 from tournament.views.refusals import add_service_error
 from tournament.views.revisor import card as card_page
-from tournament.views.revisor.binding import revisor_required
+from tournament.views.revisor.binding import RevisorRequest, revisor_required
 from tournament.views.revisor.board_entry import picker_context, seat_boards
 from tournament.views.revisor.card import already_recorded, conflict_message, label
 from tournament.web.faults import reads_only, resent_after_lost_connection
@@ -48,15 +51,26 @@ TEMPLATE = "tournament/revisor/cards.html"
 # ---------------------------------------------------------------- the views
 
 
-def _allows_cards(card):
+def _allows_cards(card: Card) -> bool:
     return card.tournament.entry_mode != Tournament.EntryMode.POINTS
 
 
-def _form(card, data=None, initial=None):
+def _form(
+    card: Card,
+    data: Mapping[str, Any] | None = None,
+    initial: dict[str, object] | None = None,
+) -> HandCardsForm:
     return HandCardsForm(data, seats=card.playing, hand_number=card.next_hand, initial=initial)
 
 
-def _render(request, card, *, form=None, preview=None, status=200):
+def _render(
+    request: RevisorRequest,
+    card: Card,
+    *,
+    form: HandCardsForm | None = None,
+    preview: Preview | None = None,
+    status: int = 200,
+) -> HttpResponse:
     form = form or _form(card)
     context = {
         "card": card,
@@ -69,7 +83,7 @@ def _render(request, card, *, form=None, preview=None, status=200):
     return vary_on_htmx(render(request, template, context, status=status))
 
 
-def fresh_card(request):
+def fresh_card(request: RevisorRequest) -> HttpResponseBase:
     """The card as it stands now: a redirect to it, or (htmx) its main part in place,
     with the address bar showing the card's address (a reload then shows the card)."""
     table = request.revisor_table
@@ -81,14 +95,16 @@ def fresh_card(request):
     return response
 
 
-def _refuse_points_only(request, card, form):
+def _refuse_points_only(request: RevisorRequest, card: Card, form: HandCardsForm) -> HttpResponse:
     """A tournament that records hands as points: said in place, the typed cards kept."""
     form.is_valid()  # the rows' own errors are shown too
     form.add_error(None, _("This tournament records hands as points."))
     return _render(request, card, form=form, status=400)
 
 
-def _not_the_next_hand(request, card, form):
+def _not_the_next_hand(
+    request: RevisorRequest, card: Card, form: HandCardsForm
+) -> HttpResponseBase | None:
     """None when the form is for the hand to play next; otherwise the answer to give."""
     number = form.cleaned_data["hand_number"]
     if number < card.next_hand:
@@ -106,7 +122,7 @@ def _not_the_next_hand(request, card, form):
     return None
 
 
-def _table_over(request, card):
+def _table_over(request: RevisorRequest, card: Card) -> HttpResponseBase:
     messages.error(
         request,
         ngettext(
@@ -119,9 +135,9 @@ def _table_over(request, card):
     return fresh_card(request)
 
 
-def edit_initial(seats, data):
+def edit_initial(seats: Iterable[Seat], data: Mapping[str, Any]) -> dict[str, object]:
     """What the Confirm form carried, to be changed: the rows and the same submission key."""
-    initial = {}
+    initial: dict[str, object] = {}
     for seat in seats:
         for row in ROWS:
             name = f"{row}_{seat.position}"
@@ -134,7 +150,7 @@ def edit_initial(seats, data):
 
 @reads_only()
 @revisor_required
-def cards(request):
+def cards(request: RevisorRequest) -> HttpResponseBase:
     """The next hand's entry by cards (a POST: back from the check, the cards kept)."""
     card = read_card(request.revisor_table)
     if card.state.is_over:
@@ -150,7 +166,7 @@ def cards(request):
 
 @reads_only()
 @revisor_required
-def preview(request):
+def preview(request: RevisorRequest) -> HttpResponseBase:
     """Check the hand: score it and show it, recording nothing."""
     if request.method != "POST":
         return redirect("revisor:cards")
@@ -180,7 +196,7 @@ def preview(request):
 
 
 @revisor_required
-def confirm(request):
+def confirm(request: RevisorRequest) -> HttpResponseBase:
     """Record the checked hand; a replay of the same submission records nothing twice."""
     if request.method != "POST":
         return redirect("revisor:cards")

@@ -2,6 +2,7 @@
 of a station (a table number for the whole event), and the station's waiting page."""
 
 from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,6 +15,7 @@ from tournament.models import REVISOR_CODE_ALPHABET, RevisorStation
 from tournament.selectors.stations import station_with_key
 from tournament.services import revisor_access
 from tournament.services.revisor_stations import station_held
+from tournament.views.access import HtmxHttpRequest
 from tournament.views.revisor.binding import (
     bind,
     bind_station,
@@ -25,7 +27,7 @@ from tournament.views.revisor.binding import (
 )
 
 
-def code(request):
+def code(request: HttpRequest) -> HttpResponse:
     """Type the short code (or see why this device was cut off)."""
     status = 200
     form = ShortCodeForm(request.POST or None)
@@ -63,7 +65,7 @@ def code(request):
     )
 
 
-def link(request, key):
+def link(request: HttpRequest, key: str) -> HttpResponse:
     """The private link from the QR code: bind this device to its table."""
     table = revisor_access.table_in_play(revisor_key=key)
     if table is None:
@@ -82,7 +84,7 @@ def link(request, key):
     return redirect("revisor:card")
 
 
-def station_link(request, key):
+def station_link(request: HttpRequest, key: str) -> HttpResponse:
     """A station's private link (its card is printed once for the event): bind to it."""
     station = station_with_key(key)
     if station is None:
@@ -98,7 +100,7 @@ def station_link(request, key):
     return redirect("revisor:card")
 
 
-def station_waiting(request):
+def station_waiting(request: HtmxHttpRequest) -> HttpResponseBase:
     """A station whose number has no table at the level in play: say so, and poll until a
     draw seats it (the poll then opens the card)."""
     binding = current_binding(request)

@@ -22,9 +22,12 @@ The revisor then sees the hand as it stands, with who changed it and when.
 """
 
 import uuid
+from collections.abc import Mapping
 from contextlib import suppress
+from typing import Any
 
 from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -34,14 +37,14 @@ from tournament.errors import HandConflict, NotAllowed, ServiceError
 from tournament.forms.hands import CorrectPointsForm
 from tournament.forms.revisor import RevisorFixCardsForm
 from tournament.live.polling import vary_on_htmx
-from tournament.models import HandVersion
+from tournament.models import HandVersion, Table
 from tournament.rules.hand_errors import invalid_hand_message
-from tournament.selectors.hand_preview import fix_readback, preview_fix
-from tournament.selectors.hands import last_hand
+from tournament.selectors.hand_preview import FixReadbackLine, Preview, fix_readback, preview_fix
+from tournament.selectors.hands import LastHand, last_hand
 from tournament.services import hands
 from tournament.services.stale import by_whom, clock
 from tournament.views.refusals import add_service_error
-from tournament.views.revisor.binding import revisor_required
+from tournament.views.revisor.binding import RevisorRequest, revisor_required
 from tournament.views.revisor.board_entry import picker_context, seat_boards
 from tournament.views.revisor.card import label
 from tournament.views.revisor.cards import edit_initial, fresh_card
@@ -51,7 +54,9 @@ TEMPLATE = "tournament/revisor/fix.html"
 CARDS_TEMPLATE = "tournament/revisor/fix_cards.html"
 
 
-def _not_fixable(request, table, last):
+def _not_fixable(
+    request: RevisorRequest, table: Table, last: LastHand | None
+) -> HttpResponseBase | None:
     """None when the revisor may fix the last hand; otherwise the card, saying why not."""
     if last is None:
         messages.info(request, _("No hand is recorded yet at this table."))
@@ -63,20 +68,21 @@ def _not_fixable(request, table, last):
     return None
 
 
-def _checks(request):
+def _checks(request: HttpRequest) -> bool:
     """A check of a fix by points (or back from it to the form): nothing is changed."""
     return request.POST.get("step") in ("check", "change")
 
 
 @reads_only(when=_checks)
 @revisor_required
-def fix(request):
+def fix(request: RevisorRequest) -> HttpResponseBase:
     """The fix page of the last hand (a POST: a fix by points, or back from the check)."""
     table = request.revisor_table
     last = last_hand(table)
     refused = _not_fixable(request, table, last)
     if refused is not None:
         return refused
+    assert last is not None  # _not_fixable refuses a table without one
     # Fixed the way it was entered (a tournament's entry mode is fixed before its first draw).
     if last.version.mode == HandVersion.Mode.CARDS:
         return _cards_entry(request, last)
@@ -86,15 +92,24 @@ def fix(request):
 # ---------------------------------------------------------------- by points
 
 
-def _points_initial(last):
-    initial = {"hand_number": last.hand.number, "version": last.version.version}
+def _points_initial(last: LastHand) -> dict[str, object]:
+    initial: dict[str, object] = {"hand_number": last.hand.number, "version": last.version.version}
     for result in last.results:
         initial[f"points_{result.seat.position}"] = result.points
         initial[f"fantasyland_{result.seat.position}"] = result.fantasyland_next
     return initial
 
 
-def _render_points(request, table, last, form, *, status=200, readback=None, conflict=None):
+def _render_points(
+    request: RevisorRequest,
+    table: Table,
+    last: LastHand,
+    form: CorrectPointsForm,
+    *,
+    status: int = 200,
+    readback: list[FixReadbackLine] | None = None,
+    conflict: str | None = None,
+) -> HttpResponse:
     context = {
         "form": form,
         "hand": last.hand,
@@ -107,7 +122,7 @@ def _render_points(request, table, last, form, *, status=200, readback=None, con
     return render(request, TEMPLATE, context, status=status)
 
 
-def _points_fix(request, table, last):
+def _points_fix(request: RevisorRequest, table: Table, last: LastHand) -> HttpResponseBase:
     """The fix by points. With the table confirming points, `step=check` (the form's
     button) reads it back, `step=confirm` saves it, `step=change` brings the form back."""
     if request.method != "POST":
@@ -131,7 +146,9 @@ def _points_fix(request, table, last):
     return _save_points_fix(request, table, last, form)
 
 
-def _points_for_another_hand(request, last, form):
+def _points_for_another_hand(
+    request: RevisorRequest, last: LastHand, form: CorrectPointsForm
+) -> HttpResponseBase:
     """Back to the card, as a checked fix by cards goes: this page, now of the next hand
     with the fix typed for the one before, led round in a loop. What was typed is said,
     for the TD."""
@@ -149,7 +166,9 @@ def _points_for_another_hand(request, last, form):
     return fresh_card(request)
 
 
-def _points_readback(request, table, last, form):
+def _points_readback(
+    request: RevisorRequest, table: Table, last: LastHand, form: CorrectPointsForm
+) -> HttpResponseBase:
     """Read out to the table first; nothing is changed before "Confirm"."""
     if form.cleaned_data["version"] != last.version.version:
         # Corrected since the fix was opened: it would be read out against another hand.
@@ -158,7 +177,9 @@ def _points_readback(request, table, last, form):
     return _render_points(request, table, last, form, readback=readback)
 
 
-def _save_points_fix(request, table, last, form):
+def _save_points_fix(
+    request: RevisorRequest, table: Table, last: LastHand, form: CorrectPointsForm
+) -> HttpResponseBase:
     try:
         # The service refuses the fix if the hand was corrected since the fix was opened
         # (its version travels with the form and the readback), under the table's lock.
@@ -171,7 +192,7 @@ def _save_points_fix(request, table, last, form):
         )
     except ServiceError as error:
         now = last_hand(table)
-        if isinstance(error, HandConflict) and _changed(now, form):
+        if isinstance(error, HandConflict) and now is not None and _changed(now, form):
             return _points_conflict(request, table, now)
         add_service_error(form, error)
         return _render_points(request, table, last, form, status=400)
@@ -179,14 +200,14 @@ def _save_points_fix(request, table, last, form):
     return redirect("revisor:card")
 
 
-def _points_conflict(request, table, last):
+def _points_conflict(request: RevisorRequest, table: Table, last: LastHand) -> HttpResponse:
     """The fix page of the hand as it stands now, saying who changed it and when."""
     fresh = CorrectPointsForm(initial=_points_initial(last), seats=last.seats)
     conflict = _changed_meanwhile(last)
     return _render_points(request, table, last, fresh, status=409, conflict=conflict)
 
 
-def _changed(last, form):
+def _changed(last: LastHand | None, form: CorrectPointsForm | RevisorFixCardsForm) -> bool:
     """The hand (still the last) has another version than the one the fix was made from."""
     return (
         last is not None
@@ -195,7 +216,7 @@ def _changed(last, form):
     )
 
 
-def _changed_meanwhile(last):
+def _changed_meanwhile(last: LastHand) -> str:
     """What the revisor reads when the hand was corrected after the fix was opened (by
     the TD, or on another device): who, when, and what to do. The hand as it stands now
     is shown with it, and a fix made from it is a new one (a new key)."""
@@ -218,15 +239,19 @@ def _changed_meanwhile(last):
 # ---------------------------------------------------------------- by cards
 
 
-def _cards_initial(last):
-    initial = {"version": last.version.version}
+def _cards_initial(last: LastHand) -> dict[str, object]:
+    initial: dict[str, object] = {"version": last.version.version}
     for result in last.results:
         for row in ROWS:
             initial[f"{row}_{result.seat.position}"] = getattr(result, row)
     return initial
 
 
-def _cards_form(last, data=None, initial=None):
+def _cards_form(
+    last: LastHand,
+    data: Mapping[str, Any] | None = None,
+    initial: dict[str, object] | None = None,
+) -> RevisorFixCardsForm:
     return RevisorFixCardsForm(
         data,
         seats=last.seats,
@@ -235,7 +260,15 @@ def _cards_form(last, data=None, initial=None):
     )
 
 
-def _render_cards(request, last, *, form, preview=None, conflict=None, status=200):
+def _render_cards(
+    request: RevisorRequest,
+    last: LastHand,
+    *,
+    form: RevisorFixCardsForm,
+    preview: Preview | None = None,
+    conflict: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "table": request.revisor_table,
         "hand": last.hand,
@@ -250,7 +283,7 @@ def _render_cards(request, last, *, form, preview=None, conflict=None, status=20
     return vary_on_htmx(render(request, template, context, status=status))
 
 
-def _cards_entry(request, last):
+def _cards_entry(request: RevisorRequest, last: LastHand) -> HttpResponse:
     """The picker prefilled with the hand's cards; a POST comes back from the check with
     the cards, the reason, the version and the submission key it carried."""
     data = request.POST
@@ -265,7 +298,9 @@ def _cards_entry(request, last):
     return _render_cards(request, last, form=_cards_form(last, initial=initial))
 
 
-def _stale(request, last, form):
+def _stale(
+    request: RevisorRequest, last: LastHand, form: RevisorFixCardsForm
+) -> HttpResponseBase | None:
     """None when the checked form fixes the hand as it stands; otherwise the answer."""
     number = form.cleaned_data["hand_number"]
     if number < last.hand.number:
@@ -284,29 +319,34 @@ def _stale(request, last, form):
     return None
 
 
-def _cards_conflict(request, last):
+def _cards_conflict(request: RevisorRequest, last: LastHand) -> HttpResponse:
     """Start again from the hand as it stands now (a new key: this fix was never saved),
     saying who changed it and when."""
     conflict = _changed_meanwhile(last)
     return _render_cards(request, last, form=_cards_form(last), conflict=conflict, status=409)
 
 
-def _posted_fix(request, last):
+def _posted_fix(
+    request: RevisorRequest, last: LastHand | None
+) -> tuple[RevisorFixCardsForm, None] | tuple[None, HttpResponseBase]:
     """The fix posted, read and checked against the hand as it stands: (form, None) to go
     on with, or (None, the answer: the card saying why not, or the form with its errors)."""
     refused = _not_fixable(request, request.revisor_table, last)
     if refused is not None:
         return None, refused
+    assert last is not None  # _not_fixable refuses a table without one
     form = _cards_form(last, request.POST)
     if not form.is_valid():
         return None, _render_cards(request, last, form=form, status=400)
     stale = _stale(request, last, form)
-    return (None, stale) if stale is not None else (form, None)
+    if stale is not None:
+        return None, stale
+    return form, None
 
 
 @reads_only()
 @revisor_required
-def fix_check(request):
+def fix_check(request: RevisorRequest) -> HttpResponseBase:
     """Check the fix: score the cards and show them against the hand as it was, changing
     nothing."""
     if request.method != "POST":
@@ -316,6 +356,7 @@ def fix_check(request):
     form, answer = _posted_fix(request, last)
     if answer is not None:
         return answer
+    assert form is not None and last is not None  # no answer: a form checked against it
     try:
         preview = preview_fix(table, last, form.boards())
     except InvalidHand as error:  # the form checks rows and duplicates: a safety net
@@ -324,7 +365,7 @@ def fix_check(request):
     return _render_cards(request, last, form=form, preview=preview)
 
 
-def _saved(request, created, number):
+def _saved(request: HttpRequest, created: bool, number: int) -> None:
     """ "Hand N corrected.", or that this fix was saved already (the same one sent twice, or
     one that crossed it). Sent again by the page after a lost connection, the revisor sent
     it once: corrected."""
@@ -336,14 +377,14 @@ def _saved(request, created, number):
         )
 
 
-def _posted_key(data):
+def _posted_key(data: Mapping[str, Any]) -> uuid.UUID | None:
     with suppress(ValueError, TypeError, AttributeError):
         return uuid.UUID(str(data.get("idempotency_key")))
     return None
 
 
 @revisor_required
-def fix_confirm(request):
+def fix_confirm(request: RevisorRequest) -> HttpResponseBase:
     """Save the checked fix as a new version; the same submission twice saves it once."""
     if request.method != "POST":
         return redirect("revisor:fix")
@@ -356,6 +397,7 @@ def fix_confirm(request):
     form, answer = _posted_fix(request, last)
     if answer is not None:
         return answer
+    assert form is not None and last is not None  # no answer: a form checked against it
     try:
         corrected = hands.correct_hand(
             hand=last.hand,
@@ -370,7 +412,7 @@ def fix_confirm(request):
     except ServiceError as error:
         # Corrected between the check above and the service's lock: refused there.
         now = last_hand(table)
-        if isinstance(error, HandConflict) and _changed(now, form):
+        if isinstance(error, HandConflict) and now is not None and _changed(now, form):
             return _cards_conflict(request, now)
         add_service_error(form, error)
         return _render_cards(request, last, form=form, status=400)

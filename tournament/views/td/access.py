@@ -1,7 +1,9 @@
 """TD pages: a table's revisor access (link, QR code, short code, regenerate) and table cards."""
 
+from collections.abc import Sequence
+
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -9,6 +11,7 @@ from django.utils.translation import ngettext
 
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
+from tournament.models import Seat, Table, Tournament
 from tournament.rules.seating import deal_order
 from tournament.selectors.draws import level_with_held
 from tournament.selectors.tables import level_tables, table_seats
@@ -32,12 +35,12 @@ ROW_HEIGHTS = ((26, "rows-normal"), (31, "rows-dense"))
 SHORTEST_ROWS = "rows-denser"
 
 
-def row_height_class(rows):
+def row_height_class(rows: int) -> str:
     """The score grid's class for `rows` blank rows (see ROW_HEIGHTS)."""
     return next((name for most, name in ROW_HEIGHTS if rows <= most), SHORTEST_ROWS)
 
 
-def access_details(request, table):
+def access_details(request: HttpRequest, table: Table) -> dict[str, str] | None:
     """What a revisor needs to reach `table`: link, QR code, short code and where to type it.
 
     None while the table has no access (a table restored from a backup gets one when
@@ -57,7 +60,14 @@ def access_details(request, table):
     }
 
 
-def _access_page(request, tournament, table, form, errors=(), status=200):
+def _access_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
+    form: OnceForm,
+    errors: Sequence[str] = (),
+    status: int = 200,
+) -> HttpResponse:
     return render(
         request,
         "tournament/td/access/table_access.html",
@@ -76,20 +86,22 @@ def _access_page(request, tournament, table, form, errors=(), status=200):
 
 
 @td_required
-def table_access(request, tournament_id, table_id):
+def table_access(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     table = get_table(tournament, table_id)
     return _access_page(request, tournament, table, OnceForm())
 
 
-def _access_url(tournament_id, table_id):
+def _access_url(tournament_id: int, table_id: int) -> str:
     table = get_table(get_tournament(tournament_id), table_id)
     return reverse("td:table_access", args=[tournament_id, table.pk])
 
 
 @td_required
 @post_only(_access_url)
-def table_access_regenerate(request, tournament_id, table_id):
+def table_access_regenerate(
+    request: HttpRequest, tournament_id: int, table_id: int
+) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     table = get_table(tournament, table_id)
     form = OnceForm(request.POST)
@@ -117,13 +129,13 @@ def table_access_regenerate(request, tournament_id, table_id):
     return redirect("td:table_access", tournament.pk, table.pk)
 
 
-def dealer_order(table):
+def dealer_order(table: Table) -> list[Seat]:
     """The table's seats in the order the deal goes round, the first dealer first."""
     seats = {seat.position: seat for seat in table.seats.all()}
     return [seats[p] for p in deal_order(seats, table.first_dealer_position)]
 
 
-def _table_card(request, tournament, table):
+def _table_card(request: HttpRequest, tournament: Tournament, table: Table) -> dict[str, object]:
     """One table's printed card: its seats, the deal's order, its access and blank rows."""
     return {
         "table": table,
@@ -137,12 +149,14 @@ def _table_card(request, tournament, table):
 
 
 @td_required
-def table_cards(request, tournament_id, level):
+def table_cards(request: HttpRequest, tournament_id: int, level: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     level_obj = level_with_held(tournament, level)
     if level_obj is None:
         raise Http404("No such level in this tournament.")
-    if level_obj.held:  # the cards name the seated players: not before the release (§5)
+    # The cards name the seated players: not before the release (§5). `held` is annotated
+    # by level_with_held's query, which the model's type does not know.
+    if level_obj.held:  # type: ignore[attr-defined]
         return held_print(request, tournament, level_obj, "cards")
     tables = level_tables(level_obj)
     cards = [_table_card(request, tournament, table) for table in tables]
@@ -164,14 +178,14 @@ def table_cards(request, tournament_id, level):
     )
 
 
-def _cards_url(tournament_id, level):
+def _cards_url(tournament_id: int, level: int) -> str:
     tournament = get_tournament(tournament_id)
     return reverse("td:table_cards", args=[tournament.pk, get_level(tournament, level).number])
 
 
 @td_required
 @post_only(_cards_url)
-def give_missing_links(request, tournament_id, level):
+def give_missing_links(request: HttpRequest, tournament_id: int, level: int) -> HttpResponse:
     """A revisor link and code for every table of the level that has none (a restore)."""
     tournament = get_tournament(tournament_id)
     level_obj = get_level(tournament, level)

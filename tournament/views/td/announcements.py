@@ -2,6 +2,7 @@
 withdraw it. The players' pages and the projectors show it at their next poll."""
 
 from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -9,6 +10,7 @@ from django.utils.translation import gettext as _
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.forms.td import AnnouncementForm
+from tournament.models import Tournament
 from tournament.services import announcements
 from tournament.services.idempotency import AlreadyDone, kept_for
 from tournament.views.access import post_only, td_required
@@ -19,7 +21,14 @@ from tournament.views.td.tournaments import already_done, stale_form_message
 TEMPLATE = "tournament/td/announcements/announcement.html"
 
 
-def _page(request, tournament, form, once, *, status=200):
+def _page(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: AnnouncementForm,
+    once: OnceForm,
+    *,
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "tournament": tournament,
         "form": form,
@@ -29,12 +38,12 @@ def _page(request, tournament, form, once, *, status=200):
     return render(request, TEMPLATE, context, status=status)
 
 
-def _back(tournament):
+def _back(tournament: Tournament) -> str:
     return reverse("td:announcement", args=[tournament.pk])
 
 
 @td_required
-def announcement(request, tournament_id):
+def announcement(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standing announcement and the form to make a new one (which replaces it)."""
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
@@ -71,7 +80,7 @@ def announcement(request, tournament_id):
 
 @td_required
 @post_only(lambda tournament_id: _back(get_tournament(tournament_id)))
-def announcement_withdraw(request, tournament_id):
+def announcement_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Take the standing announcement down."""
     tournament = get_tournament(tournament_id)
     once = OnceForm(request.POST, prefix="withdraw")

@@ -2,18 +2,19 @@
 
 from django.http import Http404
 
+from tournament.models import Level, Table, Tournament
 from tournament.selectors.tables import tournament_table
 from tournament.selectors.tournaments import td_tournament, tournament_level
 
 
-def get_tournament(tournament_id):
+def get_tournament(tournament_id: int) -> Tournament:
     tournament = td_tournament(tournament_id)
     if tournament is None:
         raise Http404("No Tournament matches the given query.")
     return tournament
 
 
-def get_table(tournament, table_id):
+def get_table(tournament: Tournament, table_id: int) -> Table:
     """A table of this tournament (any level, any draw), with its level and draw."""
     table = tournament_table(tournament, table_id)
     if table is None:
@@ -21,7 +22,7 @@ def get_table(tournament, table_id):
     return table
 
 
-def get_level(tournament, number):
+def get_level(tournament: Tournament, number: int) -> Level:
     """The tournament's level of this number, with its tournament; a 404 if it has none."""
     level = tournament_level(tournament, number)
     if level is None:

@@ -8,8 +8,11 @@ a draw that was redone meanwhile); closing a level has its own confirmation page
 which lists what still blocks it and shows a refusal there.
 """
 
+from collections.abc import Sequence
+
+from django import forms
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 from tournament.errors import Conflict, ServiceError
 from tournament.forms.td import AdvanceForm, DrawForm, RedrawLevelForm, ReleaseForm
 from tournament.live.polling import polling_ends, unchanged, vary_on_htmx
+from tournament.models import Level, Tournament
 from tournament.selectors import standings as standings_reads
 from tournament.selectors.draws import (
     draw_preview,
@@ -31,7 +35,7 @@ from tournament.selectors.prizes import prized_standings
 from tournament.selectors.tokens import revision_token, tournament_revision
 from tournament.services import draws
 from tournament.services.idempotency import AlreadyDone
-from tournament.views.access import td_required
+from tournament.views.access import HtmxHttpRequest, td_required
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_level, get_tournament
 
@@ -43,7 +47,9 @@ POLL_SECONDS = 5
 # ---------------------------------------------------------------- helpers
 
 
-def held_print(request, tournament, level, what):
+def held_print(
+    request: HttpRequest, tournament: Tournament, level: Level, what: str
+) -> HttpResponse:
     """A page for the players' paper ("seating" or "cards") asked for while the level's
     seating is held (§5): it prints nothing of the seating, says it waits for the release
     and links to the level page's "Release the seating"."""
@@ -54,7 +60,7 @@ def held_print(request, tournament, level, what):
     )
 
 
-def _poll_or_none(request, tournament_id):
+def _poll_or_none(request: HttpRequest, tournament_id: int) -> tuple[HttpResponse | None, str]:
     """A poll that shows the newest revision gets 204 after one query; None otherwise.
 
     Returns (response, token); a tournament that does not exist is a 404.
@@ -65,7 +71,7 @@ def _poll_or_none(request, tournament_id):
     return unchanged(request, token), token
 
 
-def _stale_key_message(form):
+def _stale_key_message(form: forms.BaseForm) -> None:
     """A form whose hidden one-time key (or draw) is missing or damaged: say what to do."""
     if [name for name in ("submission_key", "draw") if form.errors.pop(name, None)]:
         form.add_error(None, _("This form is out of date: reload the page and send it again."))
@@ -76,7 +82,7 @@ def _stale_key_message(form):
 
 @td_required
 @require_http_methods(["GET", "POST"])
-def draw(request, tournament_id):
+def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """What the first draw will make (players → tables), and the button that makes it."""
     tournament = get_tournament(tournament_id)
     form = DrawForm(request.POST or None)
@@ -118,7 +124,14 @@ def draw(request, tournament_id):
 # ---------------------------------------------------------------- a level and its redraws
 
 
-def _render_level(request, tournament, level, form, status=200, release_form=None):
+def _render_level(
+    request: HttpRequest,
+    tournament: Tournament,
+    level: Level,
+    form: RedrawLevelForm | None,
+    status: int = 200,
+    release_form: ReleaseForm | None = None,
+) -> HttpResponse:
     """The level page; `form`: the redraw form as sent (None: a fresh one, made from the
     draw shown)."""
     page = level_page(tournament, level)
@@ -145,51 +158,53 @@ def _render_level(request, tournament, level, form, status=200, release_form=Non
 
 @td_required
 @require_http_methods(["GET"])
-def level(request, tournament_id, level):
+def level(request: HttpRequest, tournament_id: int, level: int) -> HttpResponse:
     """A level's current draw: tables, seats, first dealers and the seed; older draws below."""
     tournament = get_tournament(tournament_id)
-    level = get_level(tournament, level)
-    return _render_level(request, tournament, level, None)
+    level_obj = get_level(tournament, level)
+    return _render_level(request, tournament, level_obj, None)
 
 
 @td_required
 @require_http_methods(["GET", "POST"])
-def redraw(request, tournament_id, level):
+def redraw(request: HttpRequest, tournament_id: int, level: int) -> HttpResponse:
     """Redo a level's draw with a reason, until the first hand of the level is recorded."""
     tournament = get_tournament(tournament_id)
-    level = get_level(tournament, level)
+    level_obj = get_level(tournament, level)
     if request.method == "GET":
-        return redirect("td:level", tournament.pk, level.number)
+        return redirect("td:level", tournament.pk, level_obj.number)
     form = RedrawLevelForm(request.POST)
     if form.is_valid():
         key = form.cleaned_data["submission_key"]
         try:
-            draws.redraw_level(level=level, actor=request.user, key=key, **form.service_kwargs())
+            draws.redraw_level(
+                level=level_obj, actor=request.user, key=key, **form.service_kwargs()
+            )
         except AlreadyDone:
-            return redirect("td:level", tournament.pk, level.number)
+            return redirect("td:level", tournament.pk, level_obj.number)
         except Conflict as error:
             # Redone meanwhile: the page shows the new seating now, and the form (reason
             # as typed) stands on it, so that redoing it again is a choice made seeing it.
-            form = _form_on_current_draw(request, level)
+            form = _form_on_current_draw(request, level_obj)
             add_service_error(form, error)
-            return _render_level(request, tournament, level, form, status=409)
+            return _render_level(request, tournament, level_obj, form, status=409)
         except ServiceError as error:
             add_service_error(form, error)
         else:
             messages.success(
                 request,
                 _("Level %(level)d is drawn again. The old draw is kept below.")
-                % {"level": level.number},
+                % {"level": level_obj.number},
             )
-            return redirect("td:level", tournament.pk, level.number)
+            return redirect("td:level", tournament.pk, level_obj.number)
     _stale_key_message(form)
-    return _render_level(request, tournament, level, form, status=400)
+    return _render_level(request, tournament, level_obj, form, status=400)
 
 
-def _form_on_current_draw(request, level):
+def _form_on_current_draw(request: HttpRequest, level: Level) -> RedrawLevelForm:
     """The redraw form as sent, made to stand on the level's current draw."""
     data = request.POST.copy()
-    data["draw"] = draws.current_draw(level).pk
+    data["draw"] = str(draws.current_draw(level).pk)  # as a posted form sends it
     form = RedrawLevelForm(data)
     form.is_valid()
     return form
@@ -197,30 +212,30 @@ def _form_on_current_draw(request, level):
 
 @td_required
 @require_http_methods(["GET", "POST"])
-def release(request, tournament_id, level):
+def release(request: HttpRequest, tournament_id: int, level: int) -> HttpResponse:
     """Show a held draw to the players, the big screen and the revisors (issue 19 §5)."""
     tournament = get_tournament(tournament_id)
-    level = get_level(tournament, level)
+    level_obj = get_level(tournament, level)
     if request.method == "GET":
-        return redirect("td:level", tournament.pk, level.number)
+        return redirect("td:level", tournament.pk, level_obj.number)
     form = ReleaseForm(request.POST)
     if form.is_valid():
         key = form.cleaned_data["submission_key"]
         try:
-            draws.release_draw(level=level, actor=request.user, key=key)
+            draws.release_draw(level=level_obj, actor=request.user, key=key)
         except AlreadyDone:
-            return redirect("td:level", tournament.pk, level.number)
+            return redirect("td:level", tournament.pk, level_obj.number)
         except ServiceError as error:
             add_service_error(form, error)
         else:
             messages.success(
                 request,
                 _("The seating of level %(level)d is released: the room sees it now.")
-                % {"level": level.number},
+                % {"level": level_obj.number},
             )
-            return redirect("td:level", tournament.pk, level.number)
+            return redirect("td:level", tournament.pk, level_obj.number)
     _stale_key_message(form)
-    return _render_level(request, tournament, level, None, status=400, release_form=form)
+    return _render_level(request, tournament, level_obj, None, status=400, release_form=form)
 
 
 # ---------------------------------------------------------------- projector and print
@@ -228,7 +243,7 @@ def release(request, tournament_id, level):
 
 @td_required
 @require_http_methods(["GET"])
-def level_projector(request, tournament_id, level):
+def level_projector(request: HtmxHttpRequest, tournament_id: int, level: int) -> HttpResponse:
     """The seating for the room: every player by name (Swedish order), table and seat.
 
     Polls as the players' pages do (`polling_ends`): a redraw, the release and the TD's
@@ -243,9 +258,9 @@ def level_projector(request, tournament_id, level):
     if poll is not None:
         return poll
     tournament = get_tournament(tournament_id)
-    level = get_level(tournament, level)
+    level_obj = get_level(tournament, level)
     # The projector is the room's: a draw the TD has not released shows no seat (§5).
-    seating = room_seating(level)
+    seating = room_seating(level_obj)
     template = TEMPLATES + "level_projector.html"
     if request.htmx:
         template += "#seating"
@@ -254,7 +269,7 @@ def level_projector(request, tournament_id, level):
         template,
         {
             "tournament": tournament,
-            "level": level,
+            "level": level_obj,
             "seats": seating.seats,
             "table_count": seating.table_count,
             "held": seating.held,
@@ -268,7 +283,7 @@ def level_projector(request, tournament_id, level):
     return vary_on_htmx(response)
 
 
-def _list_size(count):
+def _list_size(count: int) -> str:
     """The type size class of a long list on a projector: the longer, the smaller."""
     if count <= 24:
         return "l"
@@ -281,13 +296,13 @@ def _list_size(count):
 
 @td_required
 @require_http_methods(["GET"])
-def level_print(request, tournament_id, level):
+def level_print(request: HttpRequest, tournament_id: int, level: int) -> HttpResponse:
     """The seating on paper (A4): by name, then by table, with the seed."""
     tournament = get_tournament(tournament_id)
-    level = get_level(tournament, level)
-    draw = level_draws(level)[0]
+    level_obj = get_level(tournament, level)
+    draw = level_draws(level_obj)[0]
     if draw.released_at is None:
-        return held_print(request, tournament, level, "seating")
+        return held_print(request, tournament, level_obj, "seating")
     by_table = draw.tables.all()
     seats = seats_by_name(by_table)
     return render(
@@ -295,7 +310,7 @@ def level_print(request, tournament_id, level):
         TEMPLATES + "level_print.html",
         {
             "tournament": tournament,
-            "level": level,
+            "level": level_obj,
             "draw": draw,
             "tables": by_table,
             "seats": seats,
@@ -308,13 +323,21 @@ def level_print(request, tournament_id, level):
 CLOSE_TEMPLATE = TEMPLATES + "close_confirm.html"
 
 
-def _close_confirm(request, tournament, *, errors=(), status=200):
+def _close_confirm(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    errors: Sequence[str] = (),
+    status: int = 200,
+) -> HttpResponse:
     """The confirmation page, read afresh: what closing does, what still blocks it (each
     linked), and a fresh one-time key for the level it shows."""
     review = level_close_review(tournament)
     # Asked when an announcement is shown: at the end it goes by default (a finished
     # tournament's pages keep no "until withdrawn"), at a level change it stays.
-    asked = tournament.announcement is not None
+    # `.announcement` is set by get_tournament's query (td_tournament), not a field.
+    asked = tournament.announcement is not None  # type: ignore[attr-defined]
+    assert review.level is not None  # advance() asks only while a level is in play
     form = AdvanceForm(
         initial={
             "level": review.level.number,
@@ -338,7 +361,7 @@ def _close_confirm(request, tournament, *, errors=(), status=200):
 
 @td_required
 @require_http_methods(["GET", "POST"])
-def advance(request, tournament_id):
+def advance(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Close the current level and draw the next; the last one makes the champion.
 
     GET (and a POST without `confirm`) shows the confirmation page: what closing does,
@@ -371,6 +394,7 @@ def advance(request, tournament_id):
         if tournament.finished_at is not None:
             return redirect("td:standings", tournament.pk)
         latest = draws.current_level(tournament)
+        assert latest is not None  # not finished: the first click drew the next level
         return redirect("td:level", tournament.pk, latest.number)
     except ServiceError as error:
         return _close_confirm(request, tournament, errors=[str(error)], status=400)
@@ -400,7 +424,9 @@ def advance(request, tournament_id):
 # ---------------------------------------------------------------- standings
 
 
-def _standings(request, tournament_id, template, *, for_room=False):
+def _standings(
+    request: HtmxHttpRequest, tournament_id: int, template: str, *, for_room: bool = False
+) -> HttpResponse:
     poll, token = _poll_or_none(request, tournament_id)
     if poll is not None:
         return poll
@@ -429,13 +455,13 @@ def _standings(request, tournament_id, template, *, for_room=False):
 
 @td_required
 @require_http_methods(["GET"])
-def standings(request, tournament_id):
+def standings(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The champion, then every player per rules.md section 6; live while play goes on."""
     return _standings(request, tournament_id, TEMPLATES + "standings.html")
 
 
 @td_required
 @require_http_methods(["GET"])
-def standings_projector(request, tournament_id):
+def standings_projector(request: HtmxHttpRequest, tournament_id: int) -> HttpResponse:
     """The standings for the room: large type, no navigation, paging by itself."""
     return _standings(request, tournament_id, TEMPLATES + "standings_projector.html", for_room=True)

@@ -13,12 +13,14 @@ grouped: a number in either language's spreadsheet.
 """
 
 import csv
+import datetime
 import io
 import json
 import uuid
+from collections.abc import Iterable, Sequence
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
@@ -30,6 +32,7 @@ from tournament import backups as backup_service
 from tournament.audit.sentences import actor_name
 from tournament.errors import ServiceError
 from tournament.forms.td import ImportBackupForm
+from tournament.models import Tournament
 from tournament.rules.money import amount_input
 from tournament.selectors.exports import tournament_hand_results
 from tournament.selectors.prizes import prized_standings
@@ -50,34 +53,36 @@ DELIMITERS = {"sv": ";"}
 # ---------------------------------------------------------------- helpers
 
 
-def file_stem(tournament):
+def file_stem(tournament: Tournament) -> str:
     """The tournament's name as a file name: its slug (or its id when nothing is left)."""
     return slugify(tournament.name) or f"tournament-{tournament.pk}"
 
 
-def download(content, *, filename, content_type):
+def download(content: bytes, *, filename: str, content_type: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
-def text_cell(value):
+def text_cell(value: object) -> str:
     """A text for a spreadsheet cell: never read as a formula."""
-    value = "" if value is None else str(value)
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def number_cell(value):
+def number_cell(value: int | None) -> int | str:
     return "" if value is None else value
 
 
-def delimiter():
+def delimiter() -> str:
     """The cells' separator for the language the request is answered in."""
     language = (get_language() or "").split("-")[0]
     return DELIMITERS.get(language, ",")
 
 
-def csv_download(header, rows, *, filename):
+def csv_download(
+    header: Sequence[object], rows: Iterable[Sequence[object]], *, filename: str
+) -> HttpResponse:
     buffer = io.StringIO()
     buffer.write("\ufeff")  # the byte order mark: Excel then reads the file as UTF-8
     writer = csv.writer(buffer, delimiter=delimiter())
@@ -90,13 +95,13 @@ def csv_download(header, rows, *, filename):
     )
 
 
-def yes_no(value):
+def yes_no(value: bool | None) -> str:
     if value is None:
         return ""
     return _("yes") if value else _("no")
 
 
-def local_time(value):
+def local_time(value: datetime.datetime | None) -> str:
     return "" if value is None else timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
 
 
@@ -105,7 +110,7 @@ def local_time(value):
 
 @td_required
 @require_GET
-def backup(request, tournament_id):
+def backup(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The tournament's whole history as the JSON backup (docs/export-format.md)."""
     tournament = get_tournament(tournament_id)
     text = json.dumps(backup_service.export_tournament(tournament), ensure_ascii=False, indent=2)
@@ -116,11 +121,11 @@ def backup(request, tournament_id):
     )
 
 
-def _import_page(request, form, status=200):
+def _import_page(request: HttpRequest, form: ImportBackupForm, status: int = 200) -> HttpResponse:
     return render(request, TEMPLATES + "import.html", {"form": form}, status=status)
 
 
-def _imported_before(form):
+def _imported_before(form: ImportBackupForm) -> Tournament | None:
     """The tournament a repeated submission imported the first time, if it can be found."""
     data = form.data_from_file()
     settings = data.get("settings") if isinstance(data, dict) else None
@@ -132,23 +137,26 @@ def _imported_before(form):
 
 @td_required
 @require_http_methods(["GET", "POST"])
-def import_backup(request):
+def import_backup(request: HttpRequest) -> HttpResponse:
     """Upload a backup: the import's own checks, each refusal shown on this page."""
     if request.method != "POST":
         return _import_page(request, ImportBackupForm())
     form = ImportBackupForm(request.POST, request.FILES)
     if not form.is_valid():
         if "submission_key" in form.errors:  # a damaged form: the next try gets a fresh key
-            form.data = form.data.copy()
-            form.data["submission_key"] = str(uuid.uuid4())
+            data = request.POST.copy()  # the form's data
+            data["submission_key"] = str(uuid.uuid4())
+            form.data = data
         return _import_page(request, form, status=400)
+    tournament: Tournament | None
     try:
         tournament = backup_service.import_tournament(
             form.data_from_file(), actor=request.user, key=form.cleaned_data["submission_key"]
         )
     except AlreadyDone as repeat:
         # The tournament it imported; for a key kept before 0018, found by its name.
-        tournament = repeat.first or _imported_before(form)
+        first = repeat.first
+        tournament = first if isinstance(first, Tournament) else _imported_before(form)
         messages.info(request, _("This backup was imported already: nothing was imported again."))
         if tournament is None:
             return redirect("td:dashboard")
@@ -157,8 +165,10 @@ def import_backup(request):
         return _import_page(request, form, status=400)
     else:
         messages.success(request, _("Imported “%(name)s”.") % {"name": tournament.name})
-        if tournament.accounts_note:
-            messages.info(request, tournament.accounts_note)
+        # Set by import_tournament on the tournament it made (not a field).
+        note = tournament.accounts_note  # type: ignore[attr-defined]
+        if note:
+            messages.info(request, note)
     return redirect("td:tournament", tournament.pk)
 
 
@@ -167,7 +177,7 @@ def import_backup(request):
 
 @td_required
 @require_GET
-def standings_csv(request, tournament_id):
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings (rules.md section 6) as on the standings page."""
     tournament = get_tournament(tournament_id)
     labels = {
@@ -186,7 +196,7 @@ def standings_csv(request, tournament_id):
         _("Points"),
     ]
     prized = prized_standings(tournament, standings(tournament))
-    rows = [
+    rows: list[list[object]] = [
         [
             number_cell(standing.rank),
             standing.player.number,
@@ -207,7 +217,7 @@ def standings_csv(request, tournament_id):
 
 @td_required
 @require_GET
-def hands_csv(request, tournament_id):
+def hands_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Every current hand version, one line per player, in the order played."""
     tournament = get_tournament(tournament_id)
     header = [
@@ -231,7 +241,7 @@ def hands_csv(request, tournament_id):
         _("At"),
         _("Correction reason"),
     ]
-    rows = []
+    rows: list[list[object]] = []
     for result in tournament_hand_results(tournament):
         version = result.version
         hand = version.hand
@@ -245,7 +255,8 @@ def hands_csv(request, tournament_id):
                 hand.number,
                 version.version,
                 version.get_mode_display(),
-                text_cell(result.dealer_name),
+                # Annotated by tournament_hand_results' query (not a column).
+                text_cell(result.dealer_name),  # type: ignore[attr-defined]
                 text_cell(result.seat.player.name),
                 result.seat.position + 1,
                 result.points,

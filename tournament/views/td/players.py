@@ -8,8 +8,13 @@ hand of level 1: after the first draw each of them redoes level 1's draw (a late
 no-show), and the page says so before. A name can always be corrected.
 """
 
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -21,10 +26,13 @@ from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
 from tournament.lib.search import search
+from tournament.models import Player, Tournament
+from tournament.rules.names import Line
 from tournament.selectors.prizes import paying_players, pool_change
 from tournament.selectors.tournaments import player_roster, tournament_player
 from tournament.services import checkin, registration
 from tournament.services.idempotency import AlreadyDone, kept_for
+from tournament.services.registration import ListRegistered
 from tournament.views.access import td_required
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
@@ -33,18 +41,18 @@ from tournament.views.td.tournaments import already_done, stale_form_message
 PAGE = "tournament/td/players/players.html"
 
 
-def _players_url(tournament, **query):
+def _players_url(tournament: Tournament, **query: object) -> str:
     url = reverse("td:players", args=[tournament.pk])
     if query:
         url += "?" + "&".join(f"{name}={value}" for name, value in query.items())
     return url
 
 
-def _closed_message():
+def _closed_message() -> str:
     return _("Play has started: players can no longer be added or withdrawn.")
 
 
-def _redrawn(request, tournament):
+def _redrawn(request: HttpRequest, tournament: Tournament) -> None:
     """What a change of the field after the first draw did to level 1 (services/registration)."""
     if tournament.release_draws_at_once:
         done = _(
@@ -59,7 +67,9 @@ def _redrawn(request, tournament):
     messages.info(request, done)
 
 
-def _key(request, form, prefix=None):
+def _key(
+    request: HttpRequest, form: forms.BaseForm, prefix: str | None = None
+) -> tuple[OnceForm, uuid.UUID | None]:
     """The POST's one-time key (a bound OnceForm), or None with the problem on `form`."""
     once = OnceForm(request.POST, prefix=prefix)
     if once.is_valid():
@@ -68,7 +78,15 @@ def _key(request, form, prefix=None):
     return OnceForm(prefix=prefix), None
 
 
-def _carry_out(request, form, change, *, action, prefix=None, refused=None):
+def _carry_out[R](
+    request: HttpRequest,
+    form: forms.BaseForm,
+    change: Callable[[dict[str, Any], uuid.UUID], R],
+    *,
+    action: str,
+    prefix: str | None = None,
+    refused: str | None = None,
+) -> tuple[OnceForm, R | AlreadyDone | None]:
     """A player form's POST, carried out at most once: `change(cleaned_data, key)` runs when
     the form is valid, with the one-time key (services/idempotency.py). Returns the OnceForm
     to show again and what came of it: an AlreadyDone for the same submission sent again
@@ -91,7 +109,15 @@ def _carry_out(request, form, change, *, action, prefix=None, refused=None):
         return once, None
 
 
-def _page(request, tournament, *, status=200, add=None, paste=None, refusal=None):
+def _page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    status: int = 200,
+    add: tuple[PlayerForm, OnceForm] | None = None,
+    paste: tuple[PlayerListForm, OnceForm] | None = None,
+    refusal: str | None = None,
+) -> HttpResponse:
     roster = player_roster(tournament)
     add_form, add_once = add or (PlayerForm(tournament=tournament), OnceForm(prefix="add"))
     paste_form, paste_once = paste or (
@@ -124,7 +150,7 @@ def _page(request, tournament, *, status=200, add=None, paste=None, refusal=None
 
 
 @td_required
-def players(request, tournament_id):
+def players(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The player list; a POST adds one player."""
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
@@ -160,7 +186,7 @@ def players(request, tournament_id):
 
 
 @td_required
-def paste(request, tournament_id):
+def paste(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A pasted list, one name a line: every name registered, or none."""
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
@@ -192,7 +218,7 @@ def paste(request, tournament_id):
     return _page(request, tournament, status=400, paste=(form, once))
 
 
-def _report_list(request, done):
+def _report_list(request: HttpRequest, done: ListRegistered) -> None:
     """What a pasted list did: the players registered, and the names skipped (no error)."""
     players = done.players
     if players:
@@ -203,7 +229,7 @@ def _report_list(request, done):
         )
     else:
         messages.info(request, _("Nothing new in the list: every name is already registered."))
-    registered = [line for line in done.skipped if line.same.number is not None]
+    registered = [line for line in done.skipped if line.same and line.same.number is not None]
     if registered:
         shown = ", ".join(_as_registered(line) for line in registered)
         messages.info(
@@ -215,7 +241,7 @@ def _report_list(request, done):
             )
             % {"count": len(registered), "names": shown},
         )
-    repeated = [line.name for line in done.skipped if line.same.number is None]
+    repeated = [line.name for line in done.skipped if line.same and line.same.number is None]
     if repeated:
         messages.info(
             request,
@@ -228,16 +254,18 @@ def _report_list(request, done):
         )
 
 
-def _as_registered(line):
+def _as_registered(line: Line) -> str:
     """A skipped name, with the start number of the player who has it (and whether he has
     withdrawn: the list does not bring him back, "Undo withdrawal" does)."""
-    known = {"name": line.same.name, "number": line.same.number}
-    if line.same.withdrawn:
+    same = line.same
+    assert same is not None  # a skipped line: the name it repeats
+    known = {"name": same.name, "number": same.number}
+    if same.withdrawn:
         return _("%(name)s (no. %(number)d, withdrawn)") % known
     return _("%(name)s (no. %(number)d)") % known
 
 
-def _player(tournament, player_id):
+def _player(tournament: Tournament, player_id: int) -> Player:
     player = tournament_player(tournament, player_id)
     if player is None:
         raise Http404("No Player matches the given query.")
@@ -245,7 +273,7 @@ def _player(tournament, player_id):
 
 
 @td_required
-def rename(request, tournament_id, player_id):
+def rename(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     player = _player(tournament, player_id)
     player.tournament = tournament
@@ -278,7 +306,7 @@ def rename(request, tournament_id, player_id):
 
 
 @td_required
-def withdraw(request, tournament_id, player_id):
+def withdraw(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
     """A confirmation that names the player; its POST withdraws him (until level 1's first
     hand: after the first draw, level 1 is drawn again without him)."""
     return _change_status(
@@ -294,7 +322,7 @@ def withdraw(request, tournament_id, player_id):
 
 
 @td_required
-def reinstate(request, tournament_id, player_id):
+def reinstate(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
     """A confirmation that names the player; its POST undoes his withdrawal (until level 1's
     first hand): the TD withdrew the wrong player, or the player came after all."""
     return _change_status(
@@ -310,8 +338,16 @@ def reinstate(request, tournament_id, player_id):
 
 
 def _change_status(
-    request, tournament_id, player_id, *, change, done_already, already, service, done
-):
+    request: HttpRequest,
+    tournament_id: int,
+    player_id: int,
+    *,
+    change: str,
+    done_already: Callable[[Player], bool],
+    already: str,
+    service: Callable[..., object],
+    done: str,
+) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     player = _player(tournament, player_id)
     player.tournament = tournament
@@ -356,7 +392,7 @@ def _change_status(
 
 @td_required
 @require_http_methods(["GET", "POST"])
-def check_in(request, tournament_id, player_id):
+def check_in(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
     """A tick at the door (POST): the player is here. Back to the list, its filter kept."""
     return _check_in_change(
         request, tournament_id, player_id, checkin.check_in, _("%(name)s is checked in.")
@@ -365,7 +401,7 @@ def check_in(request, tournament_id, player_id):
 
 @td_required
 @require_http_methods(["GET", "POST"])
-def undo_check_in(request, tournament_id, player_id):
+def undo_check_in(request: HttpRequest, tournament_id: int, player_id: int) -> HttpResponse:
     """Undo a tick (POST): kept in the log with who and when."""
     return _check_in_change(
         request,
@@ -376,7 +412,13 @@ def undo_check_in(request, tournament_id, player_id):
     )
 
 
-def _check_in_change(request, tournament_id, player_id, service, done):
+def _check_in_change(
+    request: HttpRequest,
+    tournament_id: int,
+    player_id: int,
+    service: Callable[..., object],
+    done: str,
+) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     player = _player(tournament, player_id)
     player.tournament = tournament

@@ -6,6 +6,7 @@ rules, the prize settings can change at any time: they move no result.
 """
 
 from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -14,7 +15,8 @@ from django.views.decorators.http import require_http_methods
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
 from tournament.forms.prizes import PrizeSettingsForm
-from tournament.selectors.prizes import prize_figures
+from tournament.models import Tournament
+from tournament.selectors.prizes import PrizeFigures, prize_figures
 from tournament.services import prizes
 from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import td_required
@@ -25,7 +27,12 @@ PAGE = "tournament/td/tournaments/prizes.html"
 ONCE = "prizes"  # the one-time key's prefix: the settings page has a form of its own
 
 
-def section(tournament, form=None, once=None, figures=None):
+def section(
+    tournament: Tournament,
+    form: PrizeSettingsForm | None = None,
+    once: OnceForm | None = None,
+    figures: PrizeFigures | None = None,
+) -> dict[str, object]:
     """The prize section's context: its form, its one-time key and the figures shown."""
     return {
         "prize_form": PrizeSettingsForm(tournament=tournament) if form is None else form,
@@ -34,15 +41,24 @@ def section(tournament, form=None, once=None, figures=None):
     }
 
 
-def _page(request, tournament, status=200, **parts):
-    context = {"tournament": tournament, "preview": parts.pop("preview", False)}
-    context.update(section(tournament, **parts))
+def _page(
+    request: HttpRequest,
+    tournament: Tournament,
+    status: int = 200,
+    *,
+    form: PrizeSettingsForm | None = None,
+    once: OnceForm | None = None,
+    figures: PrizeFigures | None = None,
+    preview: bool = False,
+) -> HttpResponse:
+    context = {"tournament": tournament, "preview": preview}
+    context.update(section(tournament, form=form, once=once, figures=figures))
     return render(request, PAGE, context, status=status)
 
 
 @td_required
 @require_http_methods(["GET", "POST"])
-def prize_settings(request, tournament_id):
+def prize_settings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
         return _page(request, tournament)

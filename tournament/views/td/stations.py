@@ -1,14 +1,18 @@
 """TD pages: stations (a table number's revisor link and code for the whole event), their
 printable cards, making them, and a station's new link and code."""
 
+import uuid
+from collections.abc import Callable, Sequence
+
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
+from tournament.models import RevisorStation, Tournament
 from tournament.selectors.stations import station_numbered, tournament_stations
 from tournament.services import revisor_stations
 from tournament.services.draws import current_level
@@ -20,7 +24,7 @@ from tournament.web.public_address import address_warning, public_link
 from tournament.web.qr import qr_svg
 
 
-def station_access(request, station):
+def station_access(request: HttpRequest, station: RevisorStation) -> dict[str, object]:
     """What a revisor needs to reach `station`: link, QR code, short code and where to type it."""
     link = public_link(request, reverse("revisor:station_link", args=[station.key]))
     return {
@@ -36,7 +40,9 @@ def station_access(request, station):
     }
 
 
-def _page(request, tournament, errors=(), status=200):
+def _page(
+    request: HttpRequest, tournament: Tournament, errors: Sequence[str] = (), status: int = 200
+) -> HttpResponse:
     stations = tournament_stations(tournament)
     wanted = station_numbers_wanted(tournament)
     return render(
@@ -57,11 +63,13 @@ def _page(request, tournament, errors=(), status=200):
 
 
 @td_required
-def station_cards(request, tournament_id):
+def station_cards(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _page(request, get_tournament(tournament_id))
 
 
-def _submit(request, tournament, change):
+def _submit(
+    request: HttpRequest, tournament: Tournament, change: Callable[[uuid.UUID], object]
+) -> tuple[object, HttpResponse | None]:
     """`change(key)` with this form's key (made once: an AlreadyDone for a repeat); an
     error goes back to the page."""
     form = OnceForm(request.POST)
@@ -76,11 +84,11 @@ def _submit(request, tournament, change):
         return None, _page(request, tournament, errors=[str(error)], status=400)
 
 
-def _cards_url(tournament):
+def _cards_url(tournament: Tournament) -> str:
     return reverse("td:station_cards", args=[tournament.pk])
 
 
-def _station(tournament_id, number):
+def _station(tournament_id: int, number: int) -> RevisorStation:
     tournament = get_tournament(tournament_id)
     station = station_numbered(tournament, number)
     if station is None:
@@ -90,7 +98,7 @@ def _station(tournament_id, number):
 
 @td_required
 @post_only(lambda tournament_id: _cards_url(get_tournament(tournament_id)))
-def stations_create(request, tournament_id):
+def stations_create(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     done, page = _submit(
         request,
@@ -108,7 +116,7 @@ def stations_create(request, tournament_id):
 
 @td_required
 @post_only(lambda tournament_id, number: _cards_url(_station(tournament_id, number).tournament))
-def station_regenerate(request, tournament_id, number):
+def station_regenerate(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     station = _station(tournament_id, number)
     tournament = station.tournament
     done, page = _submit(

@@ -12,8 +12,11 @@ with the form bound (nothing typed is lost) and the service's message, status 40
 correction made from an older version of the hand, a tie decided meanwhile).
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -30,21 +33,21 @@ from tournament.forms.hands import (
 )
 from tournament.forms.td import RescindOnceForm, TablePenaltyForm, TieOnceForm
 from tournament.live.polling import unchanged, vary_on_htmx
-from tournament.models import HandVersion, Penalty, Tournament
-from tournament.selectors.hands import first_version, hand_to_correct
+from tournament.models import Hand, HandVersion, Penalty, Table, Tournament
+from tournament.selectors.hands import Correction, first_version, hand_to_correct
 from tournament.selectors.penalties import (
     cost_text,
     penalty_confirmation,
     tournament_penalty,
 )
-from tournament.selectors.score_card import score_card
+from tournament.selectors.score_card import ScoreCard, score_card
 from tournament.selectors.tables import is_final_table
 from tournament.selectors.tokens import revision_token
 from tournament.services import calls, hands, penalties
 from tournament.services.idempotency import AlreadyDone, kept_for
 from tournament.services.penalties import CostChanged, PenaltyCost, penalty_cost
 from tournament.services.stale import by_whom, clock
-from tournament.views.access import post_only, td_required
+from tournament.views.access import HtmxHttpRequest, post_only, td_required
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_table, get_tournament
 
@@ -55,21 +58,27 @@ RESCIND_TEMPLATE = "tournament/td/tables/rescind.html"
 TIE_CONFIRM_TEMPLATE = "tournament/td/tables/tie_confirm.html"
 
 POINTS, CARDS = HandVersion.Mode.POINTS, HandVersion.Mode.CARDS
-HAND_FORMS = {POINTS: HandPointsForm, CARDS: HandCardsForm}
-CORRECT_FORMS = {POINTS: CorrectPointsForm, CARDS: CorrectCardsForm}
+HAND_FORMS: dict[str, type[HandPointsForm | HandCardsForm]] = {
+    POINTS: HandPointsForm,
+    CARDS: HandCardsForm,
+}
+CORRECT_FORMS: dict[str, type[CorrectPointsForm | CorrectCardsForm]] = {
+    POINTS: CorrectPointsForm,
+    CARDS: CorrectCardsForm,
+}
 
 
 # ---------------------------------------------------------------- helpers
 
 
-def entry_modes(tournament):
+def entry_modes(tournament: Tournament) -> tuple[str, ...]:
     """The ways this tournament records a hand: points, cards, or both."""
     if tournament.entry_mode == Tournament.EntryMode.EITHER:
         return (POINTS, CARDS)
     return (CARDS,) if tournament.entry_mode == Tournament.EntryMode.CARDS else (POINTS,)
 
 
-def chosen_mode(request, tournament, default=None):
+def chosen_mode(request: HttpRequest, tournament: Tournament, default: str | None = None) -> str:
     """`?mode=cards` or `?mode=points` where the tournament allows it, else the default."""
     modes = entry_modes(tournament)
     for mode in (request.GET.get("mode"), default):
@@ -78,24 +87,24 @@ def chosen_mode(request, tournament, default=None):
     return modes[0]
 
 
-def mode_links(url, tournament, mode):
+def mode_links(url: str, tournament: Tournament, mode: str) -> list[dict[str, object]]:
     """The tabs between the points and the cards form ([] when only one is allowed)."""
     modes = entry_modes(tournament)
     if len(modes) < 2:
         return []
-    labels = {POINTS: _("Enter points"), CARDS: _("Enter cards")}
+    labels: dict[str, str] = {POINTS: _("Enter points"), CARDS: _("Enter cards")}
     return [
         {"mode": m, "label": labels[m], "url": f"{url}?mode={m}", "current": m == mode}
         for m in modes
     ]
 
 
-def with_mode(url, tournament, mode):
+def with_mode(url: str, tournament: Tournament, mode: str) -> str:
     """`url?mode=...` where the tournament takes both points and cards, else `url`."""
     return f"{url}?mode={mode}" if len(entry_modes(tournament)) > 1 else url
 
 
-def safe_next(request, fallback):
+def safe_next(request: HttpRequest, fallback: str) -> str:
     """`next` (form field or query) when it is a local URL, else `fallback`."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     if target.startswith("/") and url_has_allowed_host_and_scheme(
@@ -105,19 +114,21 @@ def safe_next(request, fallback):
     return fallback
 
 
-def replayed(request, action):
+def replayed(request: HttpRequest, action: str) -> bool:
     """A once-only form refused by the page's own checks (the tie is settled, the player
     disqualified) whose key made this `action`: that submission sent again, its change
     made."""
     return kept_for(request.POST.get("submission_key"), action)
 
 
-def table_url(tournament, table, mode=None):
+def table_url(tournament: Tournament, table: Table, mode: str | None = None) -> str:
     url = reverse("td:table", args=[tournament.pk, table.pk])
     return f"{url}?mode={mode}" if mode else url
 
 
-def _card_context(tournament, table, card, token):
+def _card_context(
+    tournament: Tournament, table: Table, card: ScoreCard, token: str | None
+) -> dict[str, object]:
     """What the polled region (the score card and the table's status) needs."""
     return {
         "tournament": tournament,
@@ -131,36 +142,36 @@ def _card_context(tournament, table, card, token):
 
 
 def render_page(
-    request,
-    tournament,
-    table,
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
     *,
-    status=200,
-    mode=None,
-    hand_form=None,
-    penalty_form=None,
-    tie_form=None,
-    page_errors=(),
-    after_error=None,
-):
+    status: int = 200,
+    mode: str | None = None,
+    hand_form: HandPointsForm | HandCardsForm | None = None,
+    penalty_form: TablePenaltyForm | None = None,
+    tie_form: TieOnceForm | None = None,
+    page_errors: Iterable[str] = (),
+    after_error: dict[str, object] | None = None,
+) -> HttpResponse:
     """The whole table page, read afresh, with any bound form given in its place."""
     token = revision_token(tournament.pk)  # first: never newer than the card
     card = score_card(table)
     mode = mode or chosen_mode(request, tournament)
-    page_errors = list(page_errors)
+    errors: list[object] = list(page_errors)  # messages, and refused forms' errors
     if hand_form is not None and not card.accepts_hands:
         # The table cannot take a hand any more: the refusal goes to the top of the page.
-        page_errors.extend(hand_form.non_field_errors())
+        errors.extend(hand_form.non_field_errors())
         hand_form = None
     if hand_form is None and card.accepts_hands:
         hand_form = HAND_FORMS[mode](seats=card.active_seats, hand_number=card.next_hand)
     if penalty_form is not None and not card.in_play:
-        page_errors.extend(penalty_form.non_field_errors())
+        errors.extend(penalty_form.non_field_errors())
         penalty_form = None
     if penalty_form is None and card.in_play:
         penalty_form = TablePenaltyForm(tournament=tournament, table=table)
     if tie_form is not None and not (card.in_play and card.tie_leaders):
-        page_errors.extend(tie_form.non_field_errors())
+        errors.extend(tie_form.non_field_errors())
         tie_form = None
     if tie_form is None and card.in_play and card.tie_leaders:
         # Settled or not: a settled tie can be decided again until the level closes.
@@ -179,18 +190,18 @@ def render_page(
         "cards_help": mode == CARDS,
         "penalty_form": penalty_form,
         "tie_form": tie_form,
-        "page_errors": page_errors,
+        "page_errors": errors,
         "after_error": after_error,
     }
     return vary_on_htmx(render(request, TEMPLATE, context, status=status))
 
 
-def _tables(tournament_id, table_id):
+def _tables(tournament_id: int, table_id: int) -> tuple[Tournament, Table]:
     tournament = get_tournament(tournament_id)
     return tournament, get_table(tournament, table_id)
 
 
-def _table_page(tournament_id, table_id):
+def _table_page(tournament_id: int, table_id: int) -> str:
     """Where a GET of the table's form-only URLs goes back to (views/access.post_only)."""
     return table_url(*_tables(tournament_id, table_id))
 
@@ -200,7 +211,7 @@ def _table_page(tournament_id, table_id):
 
 @td_required
 @require_GET
-def table(request, tournament_id, table_id):
+def table(request: HtmxHttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """The table page; for the poll (htmx, `?rev=`) its score card region, or 204."""
     if request.htmx:
         token = revision_token(tournament_id)
@@ -218,7 +229,7 @@ def table(request, tournament_id, table_id):
 
 
 @td_required
-def hand_new(request, tournament_id, table_id):
+def hand_new(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """The TD records the next hand (as points or as cards), for a table on paper."""
     tournament, table = _tables(tournament_id, table_id)
     mode = chosen_mode(request, tournament)
@@ -236,21 +247,29 @@ def hand_new(request, tournament_id, table_id):
     return redirect(table_url(tournament, table, mode if mode == CARDS else None))
 
 
-def _hand_refused(request, tournament, table, mode, form, error):
+def _hand_refused(
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
+    mode: str,
+    form: HandPointsForm | HandCardsForm,
+    error: ServiceError,
+) -> HttpResponse:
     """The page again with the hand as typed and why; a hand recorded meanwhile says by
     whom and when, and the page goes to it."""
     after_error = None
+    said: ServiceError | str = error
     if isinstance(error, HandConflict):
         number = form.cleaned_data["hand_number"]
-        error = recorded_meanwhile(table, number) or error
+        said = recorded_meanwhile(table, number) or error
         after_error = {"conflict": True, "number": number}
-    add_service_error(form, error)
+    add_service_error(form, said)
     return render_page(
         request, tournament, table, status=400, mode=mode, hand_form=form, after_error=after_error
     )
 
 
-def _said_recorded(request, recorded):
+def _said_recorded(request: HttpRequest, recorded: Any) -> None:
     number = recorded.hand.number
     if recorded.created:
         messages.success(request, _("Hand %(hand)d recorded.") % {"hand": number})
@@ -265,9 +284,9 @@ def _said_recorded(request, recorded):
 # ---------------------------------------------------------------- corrections
 
 
-def _initial(version, mode):
+def _initial(version: HandVersion, mode: str) -> dict[str, object]:
     """A hand version's content as the correction form's initial values."""
-    initial = {}
+    initial: dict[str, object] = {}
     for result in version.results.all():
         position = result.seat.position
         if mode == POINTS:
@@ -280,7 +299,9 @@ def _initial(version, mode):
 
 
 @td_required
-def hand_correct(request, tournament_id, table_id, number):
+def hand_correct(
+    request: HttpRequest, tournament_id: int, table_id: int, number: int
+) -> HttpResponse:
     """The TD corrects a recorded hand: its content prefilled, a reason required."""
     tournament, table = _tables(tournament_id, table_id)
     correction = hand_to_correct(table, number)
@@ -302,7 +323,9 @@ def hand_correct(request, tournament_id, table_id, number):
     return _correct_page(request, tournament, table, correction, form, mode, status=status)
 
 
-def _save_correction(request, hand, form):
+def _save_correction(
+    request: HttpRequest, hand: Hand, form: CorrectPointsForm | CorrectCardsForm
+) -> int | None:
     """Correct the hand from the posted form: None once done (said in a message), else
     the status of the form shown again with what went wrong."""
     if not form.is_valid():
@@ -327,7 +350,15 @@ def _save_correction(request, hand, form):
     return None
 
 
-def _correct_page(request, tournament, table, correction, form, mode, status=200):
+def _correct_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
+    correction: Correction,
+    form: CorrectPointsForm | CorrectCardsForm,
+    mode: str,
+    status: int = 200,
+) -> HttpResponse:
     url = reverse("td:hand_correct", args=[tournament.pk, table.pk, correction.hand.number])
     context = {
         "tournament": tournament,
@@ -352,7 +383,7 @@ def _correct_page(request, tournament, table, correction, form, mode, status=200
 
 @td_required
 @post_only(_table_page)
-def penalty_new(request, tournament_id, table_id):
+def penalty_new(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """Step 1 (the table page's form): state the cost; step 2 (`confirm`): give it."""
     tournament, table = _tables(tournament_id, table_id)
     form = TablePenaltyForm(request.POST, tournament=tournament, table=table)
@@ -412,23 +443,24 @@ def penalty_new(request, tournament_id, table_id):
     return redirect(table_url(tournament, table) + "#penalties")
 
 
-def _priced(penalty):
+def _priced(penalty: Penalty) -> PenaltyCost:
     """The cost as given (the service's numbers), to say what was done."""
     return PenaltyCost(
-        warning_number=penalty.warning_number,
+        # A penalty just given is numbered (PenaltyCost's type; the column allows none).
+        warning_number=penalty.warning_number,  # type: ignore[arg-type]
         points=penalty.points,
         disqualifies=penalty.player.disqualified,
         table=penalty.table,
     )
 
 
-def _call_id(request):
+def _call_id(request: HttpRequest) -> int | None:
     """The revisor's call the penalty is given from (the dashboard's timeout call), or None."""
     value = request.POST.get("call", "")
     return int(value) if value.isdigit() and len(value) <= 18 else None
 
 
-def recorded_meanwhile(table, number):
+def recorded_meanwhile(table: Table, number: int) -> str | None:
     """What the TD is told when the hand he typed on paper was recorded meanwhile (by the
     revisor's tablet, or another TD): by whom and when, and where it is; None if it was not.
     (The revisor's words, "the TD can correct it", were the service's.)"""
@@ -454,7 +486,17 @@ def recorded_meanwhile(table, number):
     )
 
 
-def _confirm(request, tournament, table, form, cost, *, changed=False, status=200, call_id=None):
+def _confirm(
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
+    form: TablePenaltyForm,
+    cost: PenaltyCost,
+    *,
+    changed: bool = False,
+    status: int = 200,
+    call_id: int | None = None,
+) -> HttpResponse:
     player = form.cleaned_data["player"]
     facts = penalty_confirmation(table, player, cost)
     context = {
@@ -476,13 +518,13 @@ def _confirm(request, tournament, table, form, cost, *, changed=False, status=20
 
 
 @td_required
-def penalty_rescind(request, tournament_id, penalty_id):
+def penalty_rescind(request: HttpRequest, tournament_id: int, penalty_id: int) -> HttpResponse:
     """Rescind a penalty, with a reason; it stays on record, marked."""
     tournament = get_tournament(tournament_id)
     penalty = tournament_penalty(tournament, penalty_id)
     if penalty is None:
         raise Http404("No Penalty matches the given query.")
-    if penalty.table_id is not None:
+    if penalty.table is not None:
         fallback = table_url(tournament, penalty.table) + "#penalties"
     else:
         fallback = reverse("td:tournament", args=[tournament.pk])
@@ -526,7 +568,7 @@ def penalty_rescind(request, tournament_id, penalty_id):
 
 
 @td_required
-def tie(request, tournament_id, table_id):
+def tie(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """Step 1 (the table page's form): state who wins, why and what it ends; step 2
     (`confirm`): settle the tie for first. A GET goes to the table page's tie section."""
     tournament, table = _tables(tournament_id, table_id)
@@ -589,12 +631,16 @@ def tie(request, tournament_id, table_id):
     return redirect(table_url(tournament, table))
 
 
-def _tie_already_settled(request, tournament, table):
+def _tie_already_settled(
+    request: HttpRequest, tournament: Tournament, table: Table
+) -> HttpResponse:
     messages.info(request, _("This tie was already settled."))
     return redirect(table_url(tournament, table))
 
 
-def _tie_refused(request, tournament, table, error):
+def _tie_refused(
+    request: HttpRequest, tournament: Tournament, table: Table, error: ServiceError
+) -> HttpResponse:
     """A decision on the tie made from a page that showed it otherwise (decided meanwhile,
     in another tab or by another TD): the table page as it stands, status 409, with the
     message and the winner and reason as typed, in the section that decides the tie again.
@@ -602,14 +648,16 @@ def _tie_refused(request, tournament, table, error):
     that confirmation names whose win it replaces."""
     card = score_card(table)
     data = request.POST.copy()
-    data["settlement"] = card.settlement.pk if card.settlement is not None else ""
+    data["settlement"] = str(card.settlement.pk) if card.settlement is not None else ""
     form = TieOnceForm(data, leaders=card.tie_leaders, settlement=card.settlement)
     form.is_valid()
     add_service_error(form, error)
     return render_page(request, tournament, table, status=409, tie_form=form)
 
 
-def _tie_confirm(request, tournament, table, card, form):
+def _tie_confirm(
+    request: HttpRequest, tournament: Tournament, table: Table, card: ScoreCard, form: TieOnceForm
+) -> HttpResponse:
     """Who wins, the reason, and what it ends: the table, and where the winner goes next
     (and, for a tie decided again, whose win it replaces)."""
     winner = form.cleaned_data["winner"]
@@ -631,7 +679,7 @@ def _tie_confirm(request, tournament, table, card, form):
 
 @td_required
 @post_only(_table_page)
-def call_clear(request, tournament_id, table_id):
+def call_clear(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse:
     """The TD has dealt with the revisor's call; back to `next` or the table page."""
     tournament, table = _tables(tournament_id, table_id)
     back = safe_next(request, table_url(tournament, table))

@@ -4,7 +4,13 @@ Settings can change until the first draw; after it the page shows them read-only
 (the service refuses a change too).
 """
 
+import uuid
+from collections.abc import Callable
+from typing import cast
+
+from django import forms
 from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -16,6 +22,7 @@ from tournament.forms.fields import OnceForm
 from tournament.forms.td import TournamentNameForm, TournamentSettingsForm
 from tournament.models import Tournament
 from tournament.rules.decisions import DECISIONS
+from tournament.rules.validation import Label
 from tournament.selectors.tournaments import td_tournament_list
 from tournament.services import registration
 from tournament.services.idempotency import AlreadyDone
@@ -33,7 +40,7 @@ DECISIONS_BY_FIELD = {
 
 
 # What each rule variant means, shown with the setting (the rules.md text of each).
-VARIANT_HELP = {
+VARIANT_HELP: dict[str, dict[str | bool, Label]] = {
     "entry_mode": {
         "points": gettext_lazy(
             "The revisor types each player's points for the hand; they must sum to zero."
@@ -93,22 +100,26 @@ VARIANT_HELP = {
 HELP_IN_VARIANTS = {"fantasyland_repeat", "button_stays_in_fantasyland"}
 
 
-def variants(field_name, field):
+def variants(field_name: str, field: forms.Field) -> list[tuple[Label, Label]]:
     """(label, explanation) of each variant of a setting, in the order of its choices."""
     helps = VARIANT_HELP.get(field_name)
     if not helps:
         return []
     if field_name == "button_stays_in_fantasyland":
         return [(_("Yes") if value else _("No"), helps[value]) for value in (False, True)]
-    return [(label, helps[value]) for value, label in field.choices if value in helps]
+    # Django makes a form field's choices (value, label) pairs when the field is made.
+    choices = (
+        cast(list[tuple[str, Label]], field.choices) if isinstance(field, forms.ChoiceField) else []
+    )
+    return [(label, helps[value]) for value, label in choices if value in helps]
 
 
-def decisions_by_title():
+def decisions_by_title() -> dict[str, tuple[Label, Label]]:
     with override("en"):
         return {str(title): (title, text) for title, text in DECISIONS}
 
 
-def _field_decisions():
+def _field_decisions() -> dict[str, list[tuple[Label, Label]]]:
     titled = decisions_by_title()
     return {
         field: [titled[title] for title in titles if title in titled]
@@ -116,15 +127,17 @@ def _field_decisions():
     }
 
 
-def stale_form_message():
+def stale_form_message() -> str:
     return _("This form is out of date (its key is missing). Check the values and send it again.")
 
 
-def already_done(request):
+def already_done(request: HttpRequest) -> None:
     messages.info(request, _("This form was already sent; nothing was changed again."))
 
 
-def _settings_context(form, once, **extra):
+def _settings_context(
+    form: TournamentSettingsForm, once: OnceForm, **extra: object
+) -> dict[str, object]:
     field_decisions = _field_decisions()
     for name in form.Meta.fields:  # every setting's help (variants, decisions) is described
         attrs = form.fields[name].widget.attrs
@@ -146,7 +159,9 @@ def _settings_context(form, once, **extra):
     }
 
 
-def _carry_out(request, form, change):
+def _carry_out[R](
+    request: HttpRequest, form: forms.BaseForm, change: Callable[[uuid.UUID], R]
+) -> tuple[OnceForm, R | AlreadyDone | None]:
     """(once, result): `change(key)` with the form's one-time key, made once (an
     AlreadyDone for the same submission sent again); result None when the key, the form or
     the service refused (then the reason is on `form`: a name another tournament has next
@@ -166,7 +181,7 @@ def _carry_out(request, form, change):
         return once, None
 
 
-def _bound_once(request, form):
+def _bound_once(request: HttpRequest, form: forms.BaseForm) -> tuple[OnceForm, uuid.UUID | None]:
     """The submission key of a POST; a missing or broken one is reported on `form`."""
     once = OnceForm(request.POST)
     if once.is_valid():
@@ -176,7 +191,7 @@ def _bound_once(request, form):
 
 
 @td_required
-def dashboard(request):
+def dashboard(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournament/td/tournaments/list.html",
@@ -185,7 +200,7 @@ def dashboard(request):
 
 
 @td_required
-def create(request):
+def create(request: HttpRequest) -> HttpResponse:
     template = "tournament/td/tournaments/create.html"
     if request.method != "POST":
         defaults = registration.settings_of(Tournament())  # the SM defaults
@@ -211,7 +226,7 @@ def create(request):
 
 
 @td_required
-def settings(request, tournament_id):
+def settings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     template = "tournament/td/tournaments/settings.html"
     if registration.first_draw_made(tournament):
@@ -246,7 +261,7 @@ def settings(request, tournament_id):
 
 @td_required
 @require_POST
-def rename(request, tournament_id):
+def rename(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The name, corrected once the rules are fixed (a typo would stay on every page)."""
     tournament = get_tournament(tournament_id)
     form = TournamentNameForm(request.POST)
@@ -269,7 +284,9 @@ def rename(request, tournament_id):
     return render(request, "tournament/td/tournaments/settings.html", context, status=400)
 
 
-def _locked_context(tournament, name_form, once=None):
+def _locked_context(
+    tournament: Tournament, name_form: TournamentNameForm, once: OnceForm | None = None
+) -> dict[str, object]:
     return {
         "tournament": tournament,
         "locked": True,
@@ -280,11 +297,11 @@ def _locked_context(tournament, name_form, once=None):
     }
 
 
-def _shown_settings(tournament):
+def _shown_settings(tournament: Tournament) -> list[dict[str, object]]:
     """The settings as a TD reads them: (label, value, help, decisions) per setting."""
     form = TournamentSettingsForm(initial=registration.settings_of(tournament))
     field_decisions = _field_decisions()
-    shown = []
+    shown: list[dict[str, object]] = []
     for name in form.Meta.fields:
         if name == "name":  # the name has its own form: it can still be corrected
             continue

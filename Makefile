@@ -12,7 +12,7 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 \
 	$$HOME/.pyenv/versions/3.12*/bin/python3; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
 
-.PHONY: help run venue restore test lint format bench messages clean
+.PHONY: help run venue restore test lint format bench messages guide clean
 
 # The port `make run` serves on, and that its printed links name: `PORT=8001 make run`
 # (or `make run PORT=8001`) when 8000 is taken.
@@ -25,6 +25,7 @@ help:
 	@echo "make restore FILE=backup.json - restore a tournament's backup (docs/backups.md)"
 	@echo "make test   - lint (ruff, import layers, mypy) and run the whole test suite"
 	@echo "make bench  - print performance figures"
+	@echo "make guide  - take the guide's pictures again (docs/guide/img/) from a scripted tournament"
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (Django 6); none found." >&2; exit 1; }
@@ -88,6 +89,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_gc.py
 	$(BIN)/python bench/bench_venue_start.py
 	$(BIN)/python bench/bench_public.py
+
+# The guide's pictures (docs/guide/README.md): a scripted tournament on a throwaway SQLite
+# database, served on a free port, photographed by Debian's chromium in English and Swedish.
+guide: $(STAMP)
+	$(BIN)/python docs/guide/shoot.py
 
 # Needs GNU gettext (Debian: apt-get install gettext).
 # DEBUG settings: the commands need no secret key; compilemessages only the project's own

@@ -162,6 +162,8 @@ PUBLIC_RENDER_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_RENDER_SECONDS"
 # module): a room of phones polling one page then costs one read of the token a second per
 # process, not one per poll. Never longer than PUBLIC_RENDER_SECONDS. Tests read it each time.
 PUBLIC_TOKEN_SECONDS = 0 if TESTING else env_int("DJANGO_PUBLIC_TOKEN_SECONDS", 1)
+# The TD's pages and projectors poll every 5 s, the alerts bar every 10 s; TD_POLL_SECONDS,
+# unset here, replaces each (tournament/templatetags/td_poll.py): browser tests shorten it.
 
 # Automatic backups (tournament/backups/automatic.py): the tournament's JSON backup is
 # written into this folder when a level closes and, while anything changes, at most
@@ -189,7 +191,12 @@ REDIS_URL = "" if TESTING else redis_url("DJANGO_REDIS_URL", "REDIS_URL", enviro
 CACHES = caches_setting(REDIS_URL)
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# The guide's pictures (docs/guide/img/, made by `make guide`) are served as static/guide/.
+STATICFILES_DIRS = [BASE_DIR / "static", ("guide", BASE_DIR / "docs" / "guide" / "img")]
+if TESTING:
+    # axe-core, for the browser tests' accessibility checks (tests/browser/axe.py): loaded by
+    # the page as a script of its own origin, chromium compiles it once, not on every page.
+    STATICFILES_DIRS.append(("axe-core", BASE_DIR / "tests" / "browser" / "vendor" / "axe-core"))
 # Where collectstatic gathers them for whitenoise; `make venue` keeps them in its var/.
 STATIC_ROOT = env_str("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles"
 STORAGES = {
@@ -228,6 +235,9 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
 }
+# The revisor's card opens offline through a service worker (/r/sw.js, docs/offline.md)
+# where the server is reached over HTTPS (browsers allow none over plain HTTP).
+REVISOR_SERVICE_WORKER = env_bool("DJANGO_REVISOR_SERVICE_WORKER", True)
 if env_bool("DJANGO_TRUST_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -269,3 +279,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
 }
+if TESTING:
+    # The suite asks for thousands of refusals on purpose (403s, 404s, 405s): Django logs
+    # each as a warning with its traceback, which in a test run's output reads as an error.
+    # A 500 is still logged (an error), and a test that wants a warning sets its own level.
+    LOGGING["loggers"] = {
+        "django.request": {"level": "ERROR"},
+        "django.security.csrf": {"level": "ERROR"},
+    }

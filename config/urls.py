@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("tournament.urls.public")),
     path("td/", include("tournament.urls.td")),
     path("r/", include("tournament.urls.revisor")),
+    path("guide/", include("tournament.urls.guide")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

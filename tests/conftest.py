@@ -1,8 +1,11 @@
+import contextlib
 import os
 import threading
 from pathlib import Path
 
 import pytest
+
+from tests.longest_first import LongestFilesFirst
 
 
 @pytest.fixture
@@ -21,6 +24,13 @@ def outsider(django_user_model):
 def td_client(client, td_user):
     client.force_login(td_user)
     return client
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile` hands out the longest files first (tests/longest_first.py)."""
+    if config.getoption("dist") == "loadfile":
+        return LongestFilesFirst(config, log)
+    return None
 
 
 # ---------------------------------------------------------------- browser (Playwright)
@@ -70,17 +80,31 @@ def phone_page(chromium_browser, live_server):
 
 
 class _Connections:
-    """The live server's open connections, counted: on SQLite its threads share the test's
-    in-memory connection, so a request still being served (a poll the browser sent just
-    before its page closed) must end before the test's database is flushed, or the flush
-    finds a table locked and every later test fails; and every connection must be closed
-    before the server stops, or its thread closes the shared connection after the sharing
-    ended (a PytestUnhandledThreadExceptionWarning each)."""
+    """The live server's open connections and the requests it is serving, counted: on
+    SQLite its threads share the test's in-memory connection, so a request still being
+    served (a poll the browser sent just before its page closed) must end before the test's
+    database is flushed, or the flush finds a table locked and every later test fails; and
+    every connection must be closed before the server stops, or its thread closes the shared
+    connection after the sharing ended (a PytestUnhandledThreadExceptionWarning each).
 
-    def __init__(self, server):
+    A test waits half a second at most for its connections to close, then for the requests
+    being served: chromium may keep an idle keep-alive connection open after its context is
+    closed (the server's thread then waits for a request line that never comes), and waiting
+    for it to close cost each such test 5 s. An idle connection serves nothing and touches
+    no database; the browser closes it at the end.
+
+    Sharing one SQLite connection, the server's threads serve one request at a time: two
+    at once on it fail with "bad parameter or other API misuse" or read each other's rows
+    (a poll kept an announcement the TD had withdrawn). On PostgreSQL each has its own."""
+
+    def __init__(self, server, shares_connection):
         self.open = 0
+        self.busy = 0
+        self.holding = False  # `held()`: new requests wait while the test writes
         self.changed = threading.Condition()
+        self.one_at_a_time = threading.Lock() if shares_connection else None
         serve = server.process_request_thread
+        counts = self
 
         def counted(request, client_address):
             with self.changed:
@@ -94,16 +118,72 @@ class _Connections:
 
         server.process_request_thread = counted
 
+        class CountedRequests(server.RequestHandlerClass):
+            """A request is being served from the moment its request line has come (the
+            wait for it, on a kept connection, is no request) until it is answered."""
+
+            def handle_one_request(self):
+                self.counted = False
+                self.serving_alone = False
+                try:
+                    super().handle_one_request()
+                finally:
+                    if self.serving_alone:
+                        counts.one_at_a_time.release()
+                    if self.counted:
+                        with counts.changed:
+                            counts.busy -= 1
+                            counts.changed.notify_all()
+
+            def parse_request(self):
+                with counts.changed:
+                    counts.changed.wait_for(lambda: not counts.holding, timeout=30)
+                    counts.busy += 1
+                self.counted = True
+                if counts.one_at_a_time is not None:
+                    counts.one_at_a_time.acquire()
+                    self.serving_alone = True
+                return super().parse_request()
+
+        server.RequestHandlerClass = CountedRequests
+        if shares_connection:
+            # Each request's thread closes its connections as it ends: on SQLite that is the
+            # shared in-memory one, whose close Django ignores (it would drop the database)
+            # after checking that the thread may use it. A thread of a connection chromium
+            # kept idle can end in a later test, and that check then failed in it.
+            server._close_connections = lambda: None
+
     def wait_closed(self, seconds):
         with self.changed:
             self.changed.wait_for(lambda: self.open == 0, timeout=seconds)
+
+    def wait_served(self, seconds):
+        with self.changed:
+            self.changed.wait_for(lambda: self.busy == 0, timeout=seconds)
+
+    @contextlib.contextmanager
+    def held(self, seconds=5):
+        """While the test writes as the TD would, with a page open that polls: the requests
+        being served end first and new ones wait. On SQLite the server's threads share the
+        test's connection, and a write meeting a poll's open read of the same table fails
+        with "database table is locked"; in the room each request has its own connection."""
+        with self.changed:
+            self.holding = True
+            self.changed.wait_for(lambda: self.busy == 0, timeout=seconds)
+        try:
+            yield
+        finally:
+            with self.changed:
+                self.holding = False
+                self.changed.notify_all()
 
 
 @pytest.fixture(scope="session")
 def live_server(live_server):
     """pytest-django's live server, its connections counted, stopped only once they are
     closed (the browser, which asks for it, is closed before)."""
-    live_server.connections = _Connections(live_server.thread.httpd)
+    shares = bool(live_server.thread.connections_override)
+    live_server.connections = _Connections(live_server.thread.httpd, shares_connection=shares)
     yield live_server
     live_server.connections.wait_closed(seconds=5)
 
@@ -111,15 +191,18 @@ def live_server(live_server):
 @pytest.fixture(autouse=True)
 def _live_server_idle_before_flush(request):
     """For a test with the live server: once it is over (its browser pages closed), wait for
-    the server's connections to close before the database is flushed (requested here, so
-    torn down after this fixture)."""
+    the requests the server is serving to end before the database is flushed (requested
+    here, so torn down after this fixture)."""
     if "live_server" not in request.fixturenames:
         yield
         return
     server = request.getfixturevalue("live_server")
     request.getfixturevalue("transactional_db")
     yield
-    server.connections.wait_closed(seconds=5)
+    # Most connections close as the browser's context does: a request still on its way in
+    # one is then served first. What is left open after that is idle, or being served.
+    server.connections.wait_closed(seconds=0.5)
+    server.connections.wait_served(seconds=5)
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,14 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted([ROOT / "README.md", ROOT / "bench" / "README.md", *(ROOT / "docs").glob("*.md")])
+DOCS = sorted(
+    [
+        ROOT / "README.md",
+        ROOT / "bench" / "README.md",
+        *(ROOT / "docs").glob("*.md"),
+        *(ROOT / "docs" / "guide").rglob("*.md"),  # the guide's pages link to each other
+    ]
+)
 # Where a doc is cited from: the code, its tests and benches, the docs themselves.
 CITING = [
     *DOCS,

@@ -30,7 +30,7 @@ from django.urls import (
 from django.urls.resolvers import RegexPattern, RoutePattern
 
 from tournament.models import Penalty, Table, Tournament
-from tournament.services import draws, hands, penalties, registration, revisor_stations
+from tournament.services import draws, hands, held_hands, penalties, registration, revisor_stations
 
 pytestmark = pytest.mark.django_db
 
@@ -135,11 +135,18 @@ def world(django_user_model):
     )
     revisor_stations.create_stations(tournament=tournament, actor=td)  # station 1 is real
     table.refresh_from_db()
+    held = held_hands.hold_hand(  # a hand a card sent from offline, held for the TD
+        table=table, number=1, key=uuid.uuid4(), entry={"mode": "points"}, reason="taken"
+    )
+    entries = [seat.player.register_entry_id for seat in seats]  # three people of the register
     values = {
         "tournament_id": str(tournament.pk),
         "table_id": str(table.pk),
         "player_id": str(seats[0].player.pk),
         "penalty_id": str(Penalty.objects.get().pk),
+        "held_id": str(held.pk),
+        "entry_id": str(entries[0]),
+        "into_id": str(entries[1]),  # the merge's confirmation: another person's entry
         "level": "1",
         "number": "1",
         "key": table.revisor_key,

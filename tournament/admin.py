@@ -38,6 +38,12 @@ class PlayerAdmin(ReadOnlyAdmin):
     search_fields = ("name",)
 
 
+@admin.register(models.RegisterEntry)
+class RegisterEntryAdmin(ReadOnlyAdmin):
+    list_display = ("name", "uuid", "created_at", "merged_into", "merged_at", "merged_by")
+    search_fields = ("name", "folded", "uuid")
+
+
 @admin.register(models.Level)
 class LevelAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "number", "created_at", "closed_at")

@@ -230,6 +230,14 @@ class Tournament(KeptModel):
     prize_rounding = models.PositiveIntegerField(
         _("round each prize down to"), choices=PRIZE_ROUNDING, default=100
     )
+    earlier_results_public = models.BooleanField(
+        _("show players' earlier results on their public pages"),
+        default=False,
+        help_text=_(
+            "On: a player's public page lists his results in earlier tournaments on this "
+            "server. Off: only your pages show them."
+        ),
+    )
     prizes_public = models.BooleanField(
         _("show the prizes on the public standings"),
         default=False,
@@ -239,6 +247,11 @@ class Tournament(KeptModel):
             "the CSV and the backup show them."
         ),
     )
+    # Players checking themselves in on their phones before the first draw, with the code
+    # shown at the door (services/checkin.py, docs/check-in.md): opened and closed by the
+    # TD. Neither is in a backup: a copy restored elsewhere opens no check-in.
+    self_check_in_open = models.BooleanField(default=False)
+    check_in_code = models.CharField(max_length=4, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -311,8 +324,54 @@ class Tournament(KeptModel):
         )
 
 
+class RegisterEntry(KeptModel):
+    """One person in the register of players across this server's tournaments (docs/register.md).
+
+    Each tournament's `Player` links to the entry of the person he is, so a regular of SM is
+    picked when he is added again, and his earlier results follow him. `folded` is his name
+    as names are compared (`rules/names.same_key`: case, accents and blanks aside). Two
+    entries of the same person are merged by a pointer (`merged_into`, with who and when):
+    nothing is deleted, and reads follow the pointer to the entry that stands.
+    """
+
+    uuid = models.UUIDField(unique=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(_("name"), max_length=80)
+    folded = models.CharField(max_length=200, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_entries"
+    )
+    merged_at = models.DateTimeField(null=True, blank=True)
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["folded", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(merged_into=F("id")), name="register_entry_not_merged_into_itself"
+            ),
+            # Merged exactly when it says when: a pointer without its moment is refused.
+            models.CheckConstraint(
+                condition=Q(merged_into__isnull=True, merged_at__isnull=True)
+                | Q(merged_into__isnull=False, merged_at__isnull=False),
+                name="register_entry_merged_with_its_moment",
+            ),
+            models.CheckConstraint(condition=~Q(folded=""), name="register_entry_folded_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Player(KeptModel):
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="players")
+    # The person in the register (docs/register.md); None only for rows made outside the
+    # services (the services, the import and migration 0021 link every player).
+    register_entry = models.ForeignKey(
+        RegisterEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="players"
+    )
     number = models.PositiveIntegerField(_("start number"))
     name = models.CharField(_("name"), max_length=80)
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -334,6 +393,10 @@ class Player(KeptModel):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_start_number"),
             models.UniqueConstraint(fields=["tournament", "name"], name="unique_player_name"),
+            # A person plays a tournament once: two of its players are two entries.
+            models.UniqueConstraint(
+                fields=["tournament", "register_entry"], name="one_player_per_register_entry"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -438,6 +501,15 @@ def new_revisor_key() -> str:
     return secrets.token_urlsafe(32)
 
 
+CHECK_IN_CODE_LENGTH = 4
+
+
+def new_check_in_code() -> str:
+    """The tournament's check-in code for the door sign: 4 letters and digits that cannot be
+    mistaken for one another (no O, 0, I, L or 1)."""
+    return "".join(secrets.choice(REVISOR_CODE_ALPHABET) for _ in range(CHECK_IN_CODE_LENGTH))
+
+
 def new_revisor_code() -> str:
     """A short code for the same table, typed instead of scanning the QR code."""
     return "".join(secrets.choice(REVISOR_CODE_ALPHABET) for _ in range(REVISOR_CODE_LENGTH))
@@ -498,6 +570,9 @@ class Table(KeptModel):
     # both cuts off every device bound with the old ones.
     revisor_key = models.CharField(max_length=64, unique=True, null=True, blank=True)
     revisor_code = models.CharField(max_length=12, unique=True, null=True, blank=True)
+    # When a revisor's card at this table last polled (written at most once a minute,
+    # services/held_hands.card_seen): the dashboard says "card offline since" after 3.
+    card_seen_at = models.DateTimeField(null=True, blank=True)
 
     objects: ClassVar = TableQuerySet.as_manager()
 
@@ -688,6 +763,46 @@ class TableCall(KeptModel):
     def penalty_key(self) -> uuid.UUID:
         """The one-time key of the penalty the TD gives from this call: one per call."""
         return uuid.uuid5(uuid.NAMESPACE_URL, f"ofc-table-call-penalty-{self.pk}")
+
+
+class HeldHand(KeptModel):
+    """A hand a revisor's card recorded offline that the server refused when it was sent
+    (the TD corrected a hand meanwhile, the level closed, the number was taken): kept,
+    with why, until the TD records it after all or discards it (docs/offline.md)."""
+
+    class Decision(models.TextChoices):
+        RECORDED = "recorded", _("Recorded after all")
+        DISCARDED = "discarded", _("Discarded")
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="held_hands")
+    # The hand number the card gave it, and what was typed: {"mode": "points", "points":
+    # {"0": 5, ...}, "fantasyland": [1]} or {"mode": "cards", "boards": {"0": {...}}}.
+    number = models.PositiveSmallIntegerField()
+    entry = models.JSONField(default=dict)
+    # The hand form's own key: the card sends it again until it is answered, and a
+    # hand recorded from it after all is recorded with it (exactly once).
+    idempotency_key = models.UUIDField(unique=True)
+    # Why, as the card was told (in its language), and as data (rules/held_reasons: a
+    # code and its numbers, put into words in the reader's language; {}: only the words).
+    reason = models.CharField(max_length=500)
+    why = models.JSONField(default=dict, blank=True)
+    held_at = models.DateTimeField(auto_now_add=True)
+    held_by_label = models.CharField(max_length=120, blank=True)
+    decision = models.CharField(max_length=10, choices=Decision, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decision_reason = models.CharField(max_length=500, blank=True)
+    recorded_hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["table_id", "held_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.table}: held hand {self.number}"
 
 
 class Penalty(KeptModel):

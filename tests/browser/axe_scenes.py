@@ -2,7 +2,13 @@
 clicks), for the axe-core walk over every page (test_axe_every_page_browser.py): before the
 first draw, a held draw, play in progress (a penalty, a rescinded one, a call, a tie to
 settle, an announcement, the stations), the final in play, and finished. Each state gives
-the pages to check, by URL name, with the path that shows it."""
+the pages to check, by URL name, with the path that shows it.
+
+A new scene: a function here that takes the TD user, builds its tournament through the
+services and returns a State (`add_td`, `add_public`, `add_refusal` for each page it shows),
+put in STATES before `every_tournament` (whose pages list every tournament made). Each
+language's walk (tests/browser/axe_walk.py, one test file per language) visits it; a page
+no other scene shows goes into CHECKED in test_axe_every_page_browser.py."""
 
 from dataclasses import dataclass, field
 
@@ -10,8 +16,16 @@ from django.urls import reverse
 
 from tests.browser import public_scenes
 from tests.tournament.conftest import play
-from tournament.models import Penalty, Table
-from tournament.services import announcements, calls, checkin, draws, penalties, registration
+from tournament.models import Penalty, Table, Tournament
+from tournament.services import (
+    announcements,
+    calls,
+    checkin,
+    draws,
+    penalties,
+    register,
+    registration,
+)
 from tournament.services.revisor_stations import create_stations
 
 TWELVE = [
@@ -77,8 +91,18 @@ def before_the_first_draw(td_user):
     # Two at the door: the players page shows its check-in column and "checked in 2 of 11".
     for player in players[:2]:
         checkin.check_in(player=player, actor=td_user)
+    # Self check-in open, one player checked in on his phone ("by the player" in the list).
+    checkin.set_self_check_in(tournament=tournament, actor=td_user, open=True)
+    tournament.refresh_from_db()
+    code = tournament.check_in_code
+    checkin.self_check_in(player=players[2], code=code, client="10.0.0.1")
     state = State("before the first draw")
     pk = tournament.pk
+    state.add_td("td:check_in_sign", pk)
+    state.add_public("public:check_in", pk, query=f"?code={code}")  # from the sign's QR
+    state.add_public("public:check_in", pk, query=f"?code={code}&q=lind")  # names found
+    state.add_public("public:check_in", pk, query="?q=zzzz")  # nobody found
+    state.add_public("public:check_in", pk, query=f"?done={players[2].pk}")  # checked in
     state.add_td("td:tournament", pk)
     state.add_td("td:settings", pk)
     state.add_td("td:prizes", pk)
@@ -175,6 +199,7 @@ def in_play(td_user):
     state.add_refusal("td:announcement", pk, form="form.card")
     _public_pages(state, tournament, first, scene.player)
     state.add_public("public:table", pk, third.pk)
+    state.add_public("public:check_in", pk)  # closed: the first draw is made
     state.first_table, state.tied_table = first, third
     return state
 
@@ -230,6 +255,38 @@ def finished(td_user):
     return state
 
 
+def returning_players(td_user):
+    """A tournament of regulars (docs/register.md): players picked from the register of
+    "Malmö Final" (finished), their earlier results shown on their public pages; a second
+    entry of one of them, the register, and a merge's search and confirmation."""
+    earlier = Tournament.objects.get(name="Malmö Final")
+    tournament = registration.create_tournament(actor=td_user, name="Lund Cup", min_hands=3)
+    regulars = [
+        registration.register_player(
+            tournament=tournament, actor=td_user, register_entry=player.register_entry
+        )
+        for player in earlier.players.order_by("number")[:4]
+    ]
+    register.set_earlier_results_public(tournament=tournament, actor=td_user, public=True)
+    # The same person typed as new in another tournament: a second entry, to be merged.
+    other = registration.create_tournament(actor=td_user, name="Ystad Open", min_hands=3)
+    twin = registration.register_player(tournament=other, actor=td_user, name=regulars[0].name)
+    state = State("returning players")
+    pk = tournament.pk
+    state.add_td("td:players", pk)
+    state.add_td("td:player", pk, regulars[0].pk)
+    state.add_td("td:register")
+    state.add_td("td:register", query="?q=" + regulars[0].name.split()[0])
+    state.add_td(
+        "td:register_merge_pick",
+        twin.register_entry_id,
+        query="?q=" + regulars[0].name.split()[0],
+    )
+    state.add_td("td:register_merge", twin.register_entry_id, regulars[0].register_entry_id)
+    state.add_public("public:player", pk, regulars[0].pk)
+    return state
+
+
 def every_tournament(td_user):
     """The pages that list or make tournaments, once every state's tournament is made."""
     state = State("every tournament")
@@ -237,9 +294,20 @@ def every_tournament(td_user):
     state.add_td("td:tournament_create")
     state.add_td("td:import")
     state.add_public("public:home")
+    # The guide's contents, and a page with its pictures (docs/guide/), in either language.
+    state.add_public("guide:page", "en", "index")
+    state.add_public("guide:page", "sv", "room")
     state.add_refusal("td:tournament_create", form=".settings-form")
     state.add_refusal("td:import", form="main form")
     return state
 
 
-STATES = (before_the_first_draw, held_draw, in_play, the_final, finished, every_tournament)
+STATES = (
+    before_the_first_draw,
+    held_draw,
+    in_play,
+    the_final,
+    finished,
+    returning_players,
+    every_tournament,
+)

@@ -26,7 +26,8 @@ NAMES = [
 ]
 PUBLIC_POLL = 0.5  # seconds, the players' pages here (5 in the room)
 ONE_PUBLIC_POLL = 4_000  # ms: a poll, its answer and its swap, with room to spare
-ONE_TD_POLL = 9_000  # the TD's projectors poll every 5 s
+TD_POLL = 1  # seconds, the TD's projectors here (5 in the room)
+ONE_TD_POLL = 9_000  # ms: the TD's projectors' poll, with room to spare
 TEXT = "Prize-giving at 19:00 in the bar"
 
 WORDS = {
@@ -38,6 +39,7 @@ WORDS = {
 @pytest.fixture
 def quick(settings):
     settings.PUBLIC_POLL_SECONDS = PUBLIC_POLL
+    settings.TD_POLL_SECONDS = TD_POLL
     cache.clear()
     yield
     cache.clear()

@@ -11,6 +11,15 @@ them (issue 34 §3). The players' pages are loaded on a 360 px phone, the TD's o
 A phone and a laptop context per language, the TD logged in on the laptop; the tournaments
 are built through the services. Every failure of every page is gathered before the test
 fails, so that one run lists them all; the moderate and minor ones are printed (`-rP`).
+The walk is tests/browser/axe_walk.py; each language's walk is a file of its own
+(test_axe_every_page_en_browser.py, test_axe_every_page_sv_browser.py), so that the two run
+side by side on two workers. This file holds what the walk must visit and the TD's pages
+walked on a phone.
+
+A new state (a scene): a function in axe_scenes.py that builds the tournament through the
+services and returns a State with the pages it shows (`add_td`, `add_public`, `add_refusal`),
+added to axe_scenes.STATES (before `every_tournament`, which lists every tournament made); a
+page no scene shows yet goes into CHECKED too.
 
 `test_every_page_is_checked` keeps it so: every routed URL of the TD's and the public
 spaces is in CHECKED (and the walk visits each of those), or is one of the documented
@@ -19,20 +28,15 @@ download, a polled fragment, or a form's address whose GET goes back to its page
 revisor's screens are checked in test_revisor_screens_browser.py."""
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from tests.browser import axe_scenes
-from tests.browser.axe import FAILING, axe_violations, describe
+from tests.browser import axe_scenes, axe_walk
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LANGUAGES = ("en", "sv")
-# The players' pages are read on phones, the TD's on the venue's laptop.
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True}
-LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 
 # Every page the walk checks, by URL name: the walk fails if it misses one.
 CHECKED = {
@@ -65,7 +69,12 @@ CHECKED = {
     "td:table_access",
     "td:table_cards",
     "td:station_cards",
+    "td:check_in_sign",
     "td:audit",
+    "td:player",
+    "td:register",
+    "td:register_merge_pick",
+    "td:register_merge",
     # the players'
     "public:home",
     "public:tournament",
@@ -74,8 +83,11 @@ CHECKED = {
     "public:table",
     "public:player",
     "public:poster",
+    "public:check_in",
     "public:tables_projector",
     "public:standings_projector",
+    # the guide (docs/guide/), served by the app
+    "guide:page",
 }
 
 # URLs that are no page of their own: a GET answers a file, a polled fragment, or goes back
@@ -90,17 +102,23 @@ NOT_PAGES = {
     "td:players_paste": "a form of td:players",
     "td:player_check_in": "a form of td:players",
     "td:player_undo_check_in": "a form of td:players",
+    "td:self_check_in": "a form of td:players",
     "td:redraw": "a form of td:level",
     "td:release": "a form of td:level",
     "td:call_clear": "a form of td:table and td:tournament",
+    "td:held_record": "a form of td:tournament (a hand held from an offline card)",
+    "td:held_discard": "a form of td:tournament (a hand held from an offline card)",
     "td:table_access_regenerate": "a form of td:table_access",
     "td:table_cards_links": "a form of td:table_cards",
     "td:stations_create": "a form of td:station_cards",
     "td:station_regenerate": "a form of td:station_cards",
     "td:announcement_withdraw": "a form of td:announcement",
+    "td:earlier_players": "the add form's offer of earlier players, an htmx fragment of td:players",
+    "td:earlier_results_setting": "a form of td:settings",
     "public:language": "the language switch's form, on every public page",
     "logout": "the TD's log-out form",
     "set_language": "Django's language switch, a form of every page",
+    "guide:index": "a redirect to the guide's contents in the reader's language",
 }
 POLLS = {"td:live", "td:alerts"}
 # Not the TD's or the players' pages: Django's own admin, and the revisor's device, whose
@@ -127,144 +145,10 @@ def routed():
     return routes
 
 
-def in_language(context, live_server, language):
-    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-
-
-class Walk:
-    """One language's walk: each page loaded, checked, and its faults gathered."""
-
-    def __init__(self, live_server):
-        self.page, self.live_server = None, live_server
-        self.visited, self.failures, self.moderate = set(), [], []
-
-    def check(self, name, label):
-        """Check the page as it stands (after a load or a form's answer) as `name` (None:
-        a page with no URL name of its own)."""
-        self.page.wait_for_load_state("networkidle")  # the regions htmx fills after the load
-        found = axe_violations(self.page)
-        failing = [v for v in found if v["impact"] in FAILING]
-        if failing:
-            self.failures.append(f"{label}:\n{describe(failing)}")
-        others = [v for v in found if v not in failing]
-        self.moderate.extend(f"{label}: [{v['impact']}] {v['id']}" for v in others)
-        if name is not None:
-            self.visited.add(name)
-
-    def load(self, name, path, state):
-        response = self.page.goto(self.live_server.url + path)
-        label = f"{state} · {name} · {path}"
-        if response.status != 200 or urlsplit(self.page.url).path != urlsplit(path).path:
-            self.failures.append(f"{label}: answered {response.status} at {self.page.url}")
-            return
-        self.check(name, label)
-
-    def refused(self, name, path, form, state):
-        """`form` on the page at `path` sent with its fields emptied: the refusal checked."""
-        self.page.goto(self.live_server.url + path)
-        found = self.page.locator(form)
-        found.evaluate(EMPTIED)
-        with self.page.expect_navigation() as answer:
-            found.locator("button[type=submit]").last.click()
-        label = f"{state} · {name} refused, sent empty"
-        if answer.value.status != 400:  # else it is not the refusal that is checked
-            self.failures.append(f"{label}: answered {answer.value.status}")
-        self.check(name, label)
-
-
-EMPTIED = """(form) => {
-  form.noValidate = true;  // the server's refusal is the page checked, not the browser's
-  const typed = "input[type=text], input[type=number], input:not([type]), textarea";
-  for (const field of form.querySelectorAll(typed)) field.value = "";
-}"""
-
-
-def forms_answered(walk, state):
-    """The pages a form answers with, in play: a hand refused (nothing typed), a penalty's
-    confirmation, a tie's confirmation."""
-    page, url = walk.page, walk.live_server.url
-    tournament_pk = state.first_table.level.tournament_id
-    page.goto(url + reverse("td:table", args=[tournament_pk, state.first_table.pk]))
-    page.locator("#entry form button[type=submit]").click()
-    walk.check("td:hand_new", f"{state.name} · a hand refused")
-    page.locator("#penalty select").nth(0).select_option(index=1)
-    page.locator("#penalty select").nth(1).select_option(index=1)
-    page.locator("#penalty form button[type=submit]").click()
-    walk.check("td:penalty_new", f"{state.name} · a penalty's confirmation")
-    page.locator("button[name=confirm]").click()
-    walk.check("td:table", f"{state.name} · the table page saying the penalty is given")
-    page.goto(url + reverse("td:table", args=[tournament_pk, state.tied_table.pk]))
-    page.locator("#tie input[type=radio]").first.check()
-    page.locator("#tie textarea, #tie input[type=text]").first.fill("Drew high card")
-    page.locator("#tie form button[type=submit]").click()
-    walk.check("td:tie", f"{state.name} · a tie's confirmation")
-
-
-def players_pages(walk, states):
-    """On a phone: every public page of every state, the page not found, and a player's page
-    followed on the phone."""
-    for state in states:
-        for name, path in state.public:
-            walk.load(name, path, state.name)
-            follow = walk.page.locator("[data-follow-start]")
-            if name == "public:player" and follow.is_visible():
-                follow.click()
-                walk.check(name, f"{state.name} · {name} · followed on this phone")
-    response = walk.page.goto(walk.live_server.url + "/t/999999/")
-    assert response.status == 404
-    walk.check(None, "the page not found")
-
-
-def td_pages(walk, states):
-    """On a laptop: the login page (and a wrong password), then every TD page of every state
-    and, in play, the pages its forms answer with."""
-    page = walk.page
-    walk.load("login", reverse("login") + "?next=/td/", "logged out")
-    page.locator("#id_username").fill("director")
-    page.locator("#id_password").fill("not-the-password")
-    page.locator("#id_password").press("Enter")
-    walk.check("login", "logged out · a wrong password")
-    page.locator("#id_password").fill("td-pass-123")
-    page.locator("#id_password").press("Enter")
-    page.wait_for_url(walk.live_server.url + "/td/")
-    for state in states:
-        for name, path in state.td:
-            walk.load(name, path, state.name)
-        for name, path, form in state.refusals:
-            walk.refused(name, path, form, state.name)
-        if hasattr(state, "tied_table"):
-            forms_answered(walk, state)
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_page_passes_axe(chromium_browser, live_server, td_user, language):
-    states = [build(td_user) for build in axe_scenes.STATES]
-    walk = Walk(live_server)
-    for screen, pages in ((PHONE, players_pages), (LAPTOP, td_pages)):
-        context = chromium_browser.new_context(**screen)
-        try:
-            in_language(context, live_server, language)
-            walk.page = context.new_page()
-            pages(walk, states)
-        finally:
-            context.close()
-    print("\n".join(["Moderate and minor, not failing:", *walk.moderate]))
-    assert not walk.failures, "\n\n".join(walk.failures)
-    assert walk.visited == CHECKED
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_td_pages_in_play_pass_axe_on_a_phone(chromium_browser, live_server, td_user, language):
     """The TD also walks the room with a phone: play in progress's TD pages at 360 px."""
-    states = [axe_scenes.in_play(td_user)]
-    walk = Walk(live_server)
-    context = chromium_browser.new_context(**PHONE)
-    try:
-        in_language(context, live_server, language)
-        walk.page = context.new_page()
-        td_pages(walk, states)
-    finally:
-        context.close()
+    walk = axe_walk.td_pages_on_a_phone(chromium_browser, live_server, td_user, language)
     assert not walk.failures, "\n\n".join(walk.failures)
 
 
@@ -284,6 +168,7 @@ def test_every_page_is_checked(td_client, td_user):
         "player_id": table.seats.first().player_id,
         "level": 1,
         "number": 1,  # a hand's, or a station's
+        "held_id": 1,  # a GET of its forms goes back to the dashboard, whatever it names
     }
     for name in NOT_PAGES:
         kwargs = {key: values[key] for key in re.findall(r"<(?:\w+:)?(\w+)>", routes[name])}

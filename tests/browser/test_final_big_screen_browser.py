@@ -79,8 +79,9 @@ def test_the_tables_big_screen_left_open_becomes_the_final(
         page = context.new_page()
         page.goto(f"{live_server.url}/t/{tournament.pk}/projector/tables/")
         expect(page.locator(".ptable")).to_have_count(3)
-        play_level(level)
-        draws.advance(tournament=tournament, actor=td_user)
+        with live_server.connections.held():  # the open page polls meanwhile
+            play_level(level)
+            draws.advance(tournament=tournament, actor=td_user)
         heading = page.get_by_role("heading", level=1)
         expect(heading).to_have_text(words["final"], timeout=ONE_POLL)
         expect(page.get_by_text(words["summary"])).to_be_visible()

@@ -96,8 +96,10 @@ def test_follow_a_draw_seats_me_then_i_go_out(quick, phone_page, live_server, td
     expect(my_link).to_be_visible()
     expect(phone.locator("[data-my-banner]")).to_be_hidden()
 
-    # The TD draws level 1: at its next poll the page says where I sit.
-    draws.draw_first_level(tournament=tournament, actor=td_user, seed="my-table")
+    # The TD draws level 1: at its next poll the page says where I sit. On SQLite the page's
+    # polls share the test's connection: they wait while it writes (tests/conftest.py).
+    with live_server.connections.held():
+        draws.draw_first_level(tournament=tournament, actor=td_user, seed="my-table")
     me = Player.objects.get(tournament=tournament, name=ME)
     seat = Seat.objects.current().select_related("table").get(player=me)
     banner = phone.get_by_role("alert")
@@ -114,8 +116,9 @@ def test_follow_a_draw_seats_me_then_i_go_out(quick, phone_page, live_server, td
 
     # I lose my table: at the next poll the page says I am out.
     others = [s.player.name for s in seat.table.seats.select_related("player") if s != seat]
-    for _ in range(2):
-        play_named(seat.table, {ME: -6, others[0]: 4, others[1]: 2})
+    with live_server.connections.held():
+        for _ in range(2):
+            play_named(seat.table, {ME: -6, others[0]: 4, others[1]: 2})
     expect(banner).to_contain_text(words["out"], timeout=10_000)
     assert phone.evaluate("window.calls.vibrate.length") == 2
     assert phone.evaluate("window.calls.beeps") == 2

@@ -18,6 +18,14 @@ from tournament.services import calls, hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+
+@pytest.fixture(autouse=True)
+def _quick_td_polls(settings):
+    """The TD's pages poll every second (10 s for the alerts bar in the room): each alert
+    is waited for by a poll."""
+    settings.TD_POLL_SECONDS = 1
+
+
 STAND_INS = """
 window.__alerts = { notes: [], beeps: 0, closed: [] };
 window.__audio = { heard: 0, needsGesture: false, inGesture: false };

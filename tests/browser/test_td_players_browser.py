@@ -50,6 +50,7 @@ def register_players(page, live_server):
 
     # The settings page fits too.
     page.get_by_role("link", name="Settings").click()
+    page.wait_for_url("**/settings/")  # is_visible() does not wait for the page to come
     assert page.get_by_label("Royalty table").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 

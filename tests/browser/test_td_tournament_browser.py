@@ -20,7 +20,9 @@ def play_every_table(page):
     The first seat wins 5 from the second; returns the winners' names, table by table.
     """
     winners = []
-    tables = page.get_by_role("link", name=re.compile(r"^Table \d+$")).all_inner_texts()
+    table_links = page.get_by_role("link", name=re.compile(r"^Table \d+$"))
+    table_links.first.wait_for()  # the dashboard loaded: the link clicked may still be loading it
+    tables = table_links.all_inner_texts()
     for name in tables:
         page.get_by_role("link", name=name, exact=True).click()
         labels = page.locator("label", has_text="Points for").all_inner_texts()

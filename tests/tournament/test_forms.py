@@ -3,6 +3,7 @@
 Every expected value below is worked out by hand from the rules, not read back.
 """
 
+import datetime
 import json
 import uuid
 
@@ -20,6 +21,10 @@ from tournament.forms.hands import (
     split_cards,
 )
 from tournament.forms.td import (
+    AdvanceForm,
+    AnnouncementForm,
+    DrawForm,
+    ImportBackupForm,
     ImportForm,
     PenaltyForm,
     PlayerForm,
@@ -27,6 +32,7 @@ from tournament.forms.td import (
     RedrawForm,
     RenamePlayerForm,
     RescindForm,
+    TablePenaltyForm,
     TieForm,
     TournamentSettingsForm,
 )
@@ -757,3 +763,118 @@ def test_every_field_has_a_label_and_it_is_translated(make_tournament):
 
 def test_an_unbound_once_form_gets_a_fresh_key_each_time():
     assert OnceForm().initial["submission_key"] != OnceForm().initial["submission_key"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("sent", "call"),
+    [
+        ("42", 42),
+        ("", None),
+        ("4x", None),
+        ("-3", None),
+        ("1" * 19, None),
+        ("1" * 18, 111111111111111111),
+    ],
+)
+def test_the_penalty_form_reads_the_call_it_answers(make_tournament, td_user, sent, call):
+    """The confirmation sends the revisor's call as `call`: an id, or none at all."""
+    tournament = make_tournament(3)
+    table = single_table(tournament, td_user)
+    form = TablePenaltyForm({"call": sent}, tournament=tournament, table=table)
+    assert form.call_id() == call
+
+
+@pytest.mark.django_db
+def test_the_penalty_form_without_a_call(make_tournament, td_user):
+    tournament = make_tournament(3)
+    form = TablePenaltyForm({}, tournament=tournament, table=single_table(tournament, td_user))
+    assert form.call_id() is None
+
+
+@pytest.mark.parametrize(
+    ("settings", "name"),
+    [({"name": "Åre Öppna"}, "Åre Öppna"), ({"name": 7}, None), ({}, None), ("SM", None)],
+)
+def test_the_import_form_reads_the_backup_s_tournament_name(settings, name):
+    data = {"format": "x", "settings": settings}
+    form = ImportBackupForm(
+        {"submission_key": str(uuid.uuid4())}, upload(json.dumps(data).encode())
+    )
+    assert form.is_valid(), form.errors
+    assert form.tournament_name() == name
+
+
+def test_a_damaged_import_form_gets_a_fresh_key_and_a_sound_one_keeps_its_own():
+    damaged = ImportBackupForm({"submission_key": "not-a-key"}, upload(b"{}"))
+    assert not damaged.is_valid()
+    damaged.renew_damaged_key()
+    fresh = damaged.data["submission_key"]
+    assert fresh != "not-a-key" and str(uuid.UUID(fresh)) == fresh
+    key = str(uuid.uuid4())
+    sound = ImportBackupForm({"submission_key": key}, upload(b"[]"))
+    sound.is_valid()
+    sound.renew_damaged_key()
+    assert sound.data["submission_key"] == key
+
+
+def test_the_announcement_form_gives_the_service_its_text_and_end():
+    now = datetime.datetime(2026, 3, 7, 18, 0, tzinfo=datetime.UTC)
+    form = AnnouncementForm({"text": "Break until 19:00", "minutes": "45"}, now=now)
+    assert form.is_valid(), form.errors
+    # 18:00 and 45 minutes: it shows until 18:45.
+    assert form.service_kwargs() == {
+        "text": "Break until 19:00",
+        "ends_at": datetime.datetime(2026, 3, 7, 18, 45, tzinfo=datetime.UTC),
+    }
+    lasting = AnnouncementForm({"text": "Welcome"}, now=now)
+    assert lasting.is_valid() and lasting.service_kwargs() == {"text": "Welcome", "ends_at": None}
+
+
+@pytest.mark.parametrize(("sent", "withdraw"), [({"withdraw_absent": "on"}, True), ({}, False)])
+def test_the_draw_form_gives_the_service_its_answer_and_key(sent, withdraw):
+    key = uuid.uuid4()
+    form = DrawForm({"submission_key": str(key), **sent})
+    assert form.is_valid(), form.errors
+    assert form.service_kwargs() == {"withdraw_absent": withdraw, "key": key}
+
+
+@pytest.mark.parametrize(
+    ("finishes", "announced", "asked", "withdraw"),
+    [
+        (True, True, True, True),  # the final close: the announcement goes by default
+        (False, True, True, False),  # a level change: it stays by default
+        (True, False, False, False),  # none shown: nothing asked
+        (False, False, False, False),
+    ],
+)
+def test_the_close_form_asks_about_the_announcement_only_when_one_is_shown(
+    finishes, announced, asked, withdraw
+):
+    form = AdvanceForm.to_close(3, finishes=finishes, announced=announced)
+    assert not form.is_bound
+    initial = {name: value for name, value in form.initial.items() if name != "submission_key"}
+    assert initial == {
+        "level": 3,
+        "announcement_asked": asked,
+        "withdraw_announcement": withdraw,
+    }
+
+
+@pytest.mark.parametrize(
+    ("sent", "withdraw"),
+    [
+        ({"announcement_asked": "on", "withdraw_announcement": "on"}, True),
+        ({"announcement_asked": "on"}, False),  # asked, and the box left empty: it stays
+        ({"withdraw_announcement": "on"}, None),  # not asked: the service's own rule
+    ],
+)
+def test_the_close_form_gives_the_service_the_level_the_answer_and_the_key(sent, withdraw):
+    key = uuid.uuid4()
+    form = AdvanceForm({"submission_key": str(key), "level": "2", **sent})
+    assert form.is_valid(), form.errors
+    assert form.service_kwargs() == {
+        "level_number": 2,
+        "withdraw_announcement": withdraw,
+        "key": key,
+    }

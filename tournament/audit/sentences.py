@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournament.models import AuditEntry, HandVersion, Penalty, TableCall, Tournament
+from tournament.rules import held_reasons
 from tournament.rules.money import money, percent
 
 # An entry's params, before or after: JSON as the services kept it.
@@ -157,6 +158,29 @@ def _player_rename(p: Params) -> str:
     }
 
 
+def _register_merge(p: Params) -> str:
+    return _("Merged %(name)s into %(into)s in the register of players") % {
+        "name": p["name"],
+        "into": p["into"],
+    }
+
+
+def _tournament_earlier_results(p: Params) -> str:
+    if p["public"]:
+        return _("Players' earlier results shown on their public pages")
+    return _("Players' earlier results shown on the TD's pages only")
+
+
+def _tournament_self_check_in(p: Params) -> str:
+    if p["open"]:
+        return _("Self check-in opened: players check themselves in with the code at the door")
+    return _("Self check-in closed")
+
+
+def _tournament_check_in_code(p: Params) -> str:
+    return _("New check-in code for the door sign")
+
+
 def _draw_create(p: Params) -> str:
     values = {"level": p["level"], "players": p["players"]}
     if p.get("closed_level") is None:
@@ -238,6 +262,32 @@ def _hand_record(p: Params) -> str:
         "table": p["table"],
         "hand": p["hand"],
         "mode": _mode(p["mode"]),
+    }
+
+
+def _hand_held(p: Params) -> str:
+    return _(
+        "Level %(level)s table %(table)s: hand %(hand)s sent from offline was held: %(reason)s"
+    ) % {
+        "level": p["level"],
+        "table": p["table"],
+        "hand": p["hand"],
+        "reason": held_reasons.words(p.get("why") or {}, p["reason"]),
+    }
+
+
+def _held_record(p: Params) -> str:
+    return _(
+        "Level %(level)s table %(table)s: held hand %(held)s recorded after all as hand %(hand)s"
+    ) % {"level": p["level"], "table": p["table"], "held": p["held"], "hand": p["hand"]}
+
+
+def _held_discard(p: Params) -> str:
+    return _("Level %(level)s table %(table)s: held hand %(hand)s discarded: %(reason)s") % {
+        "level": p["level"],
+        "table": p["table"],
+        "hand": p["hand"],
+        "reason": p["reason"],
     }
 
 
@@ -409,6 +459,16 @@ ACTIONS = {
     "player.rename": Action(gettext_lazy("Player renamed"), _player_rename),
     "player.check_in": Action(gettext_lazy("Player checked in"), _player_check_in),
     "player.check_in_undo": Action(gettext_lazy("Check-in undone"), _player_check_in_undo),
+    "register.merge": Action(gettext_lazy("Register entries merged"), _register_merge),
+    "tournament.earlier_results": Action(
+        gettext_lazy("Earlier results shown or hidden"), _tournament_earlier_results
+    ),
+    "tournament.self_check_in": Action(
+        gettext_lazy("Self check-in opened or closed"), _tournament_self_check_in
+    ),
+    "tournament.check_in_code": Action(
+        gettext_lazy("New check-in code"), _tournament_check_in_code
+    ),
     "draw.create": Action(gettext_lazy("Level drawn"), _draw_create),
     "draw.redo": Action(gettext_lazy("Level redrawn"), _draw_redo),
     "draw.release": Action(gettext_lazy("Seating released"), _draw_release),
@@ -419,6 +479,9 @@ ACTIONS = {
     "table.call_cleared": Action(gettext_lazy("Call cleared"), _table_call_cleared),
     "hand.record": Action(gettext_lazy("Hand recorded"), _hand_record),
     "hand.correct": Action(gettext_lazy("Hand corrected"), _hand_correct),
+    "hand.held": Action(gettext_lazy("Hand held for the TD"), _hand_held),
+    "held.record": Action(gettext_lazy("Held hand recorded"), _held_record),
+    "held.discard": Action(gettext_lazy("Held hand discarded"), _held_discard),
     "tie.settle": Action(gettext_lazy("Tie settled"), _tie_settle),
     "tie.change": Action(gettext_lazy("Tie decided again"), _tie_change),
     "penalty.give": Action(gettext_lazy("Penalty given"), _penalty_give),
@@ -473,7 +536,11 @@ _DETAIL_LABELS = {
     "confirmed_lookalike_of": gettext_lazy("Confirmed to be another player than"),
     "withdrawn": gettext_lazy("Withdrawn"),
     "checked_in": gettext_lazy("Checked in"),
+    "register_entry": gettext_lazy("Entry in the register of players"),
+    "entry": gettext_lazy("Entry in the register of players"),
+    "merged_into": gettext_lazy("Merged into"),
     "by_player": gettext_lazy("By the player, on his phone"),
+    "self_check_in": gettext_lazy("Self check-in open"),
     "draw": gettext_lazy("Draw"),
     "seed": gettext_lazy("Seed"),
     "penalties_carried": gettext_lazy("Penalties moved to the new tables"),

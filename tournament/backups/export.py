@@ -23,12 +23,14 @@ from tournament.models import (
     Level,
     Penalty,
     Player,
+    RegisterEntry,
     Seat,
     Table,
     TieSettlement,
     Tournament,
 )
 from tournament.selectors.prizes import with_prizes
+from tournament.selectors.register import file_register
 from tournament.selectors.standings import standings
 
 FORMAT = "pofc-shootout-tournament"
@@ -47,6 +49,18 @@ def _time(value: datetime.datetime | None) -> str | None:
 
 def _user(user: AbstractBaseUser | None) -> str | None:
     return user.get_username() if user is not None else None
+
+
+def _uuid(entry: RegisterEntry | None) -> str | None:
+    return None if entry is None else str(entry.uuid)
+
+
+def _entry(entry: RegisterEntry, merged: list[RegisterEntry]) -> dict[str, Any]:
+    return {
+        "uuid": str(entry.uuid),
+        "name": entry.name,
+        "merged": [str(other.uuid) for other in merged],
+    }
 
 
 def _number(player: Player | None) -> int | None:
@@ -210,6 +224,8 @@ def _export(given: Tournament) -> dict[str, Any]:
         .order_by("created_at", "id")
     )
     entries = audit_log_in_order(tournament)
+    players = list(Player.objects.filter(tournament=tournament).order_by("number"))
+    register = file_register(players)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -228,9 +244,16 @@ def _export(given: Tournament) -> dict[str, Any]:
                 "withdrawn_at": _time(player.withdrawn_at),
                 "disqualified": player.disqualified,
                 "alike_confirmed": player.alike_confirmed,
+                # The person he is in the register (its standing entry: merges followed).
+                "register": _uuid(register.of_player.get(player.pk)),
             }
-            for player in Player.objects.filter(tournament=tournament).order_by("number")
+            for player in players
         ],
+        # The register's entries the players are (docs/register.md): who each person is
+        # across this server's tournaments, and the entries merged into him.
+        "register": [_entry(entry, register.merged[entry.pk]) for entry in register.entries],
+        # Whether the players' public pages list their earlier results on the server.
+        "earlier_results_public": tournament.earlier_results_public,
         "levels": [
             {
                 "number": level.number,

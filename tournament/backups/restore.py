@@ -53,6 +53,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
+from tournament.services import register
 from tournament.services.idempotency import idempotent
 from tournament.services.registration import tournament_named_like
 from tournament.tables.locking import lock_tournament_names
@@ -137,6 +138,8 @@ class _Writer:
             },
             # A backup written before buy-ins and prizes has none: the defaults (no prizes).
             **(data["prizes"] or {}),
+            # One written before the register: the earlier results are the TD's only.
+            earlier_results_public=bool(data["earlier_results_public"]),
         )
         self.stamp(tournament, "created_at", data["created_at"])
         self.write_players(tournament)
@@ -156,7 +159,18 @@ class _Writer:
 
     def write_players(self, tournament: Tournament) -> None:
         rows = []
+        # The register entries the file's players are (docs/register.md): by uuid, merges
+        # followed; a backup written before the register links each player by name.
+        merged = {item["uuid"]: item["merged"] for item in self.data["register"] or []}
+        used: set[int] = set()
         for item in self.data["players"]:
+            entry = register.entry_for_restored_player(
+                item["name"],
+                key=item["register"],
+                merged=merged.get(item["register"], ()),
+                used=used,
+            )
+            used.add(entry.pk)
             player = Player(
                 tournament=tournament,
                 number=item["number"],
@@ -164,6 +178,7 @@ class _Writer:
                 withdrawn_at=item["withdrawn_at"],
                 disqualified=item["disqualified"],
                 alike_confirmed=bool(item["alike_confirmed"]),  # None: an older backup
+                register_entry=entry,
             )
             self.stamp(player, "registered_at", item["registered_at"])
             rows.append(player)

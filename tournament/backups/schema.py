@@ -45,6 +45,7 @@ from tournament.models import (
     Level,
     Penalty,
     Player,
+    RegisterEntry,
     Seat,
     Table,
     TieSettlement,
@@ -398,6 +399,9 @@ class Time(Spec):
 
 
 class Key(Spec):
+    def __init__(self, *, null: bool = False) -> None:
+        self.null = null
+
     @property
     def kind(self) -> str:
         return _("text")
@@ -681,18 +685,32 @@ def schema() -> Obj:
                         "withdrawn_at": Time(null=True),
                         "disqualified": Bool(),
                         "alike_confirmed": Bool(),
+                        # The uuid of his entry in "register"; null: none (docs/register.md).
+                        "register": Key(null=True),
                     },
-                    # Backups written before the field existed: no confirmation (false).
-                    optional=("alike_confirmed",),
+                    # Backups written before the field existed: no confirmation (false);
+                    # before the register: none (linked by name on restore).
+                    optional=("alike_confirmed", "register"),
                 )
             ),
+            "register": ListOf(
+                Obj(
+                    {
+                        "uuid": Key(),
+                        "name": Name(RegisterEntry, "name"),
+                        "merged": ListOf(Key()),
+                    }
+                )
+            ),
+            "earlier_results_public": Bool(),
             "levels": ListOf(level),
             "penalties": ListOf(penalty),
             "standings": Ignored(),
             "audit": ListOf(audit),
         },
-        # Backups written before buy-ins and prizes: none (the defaults, no prizes).
-        optional=("prizes",),
+        # Backups written before buy-ins and prizes: none (the defaults, no prizes); before
+        # the register of players: none (each player linked by his name on restore).
+        optional=("prizes", "register", "earlier_results_public"),
     )
 
 
@@ -813,6 +831,42 @@ class _Structure:
             }
         )
 
+    def check_register(self) -> None:
+        """Each register entry once (no uuid twice, merged ones included); each player's
+        entry listed, and no two players one entry (a person plays a tournament once)."""
+        data = self.data
+        seen: dict[uuid.UUID, str] = {}
+        for index, entry in enumerate(data["register"] or []):
+            where = f"register[{index}]"
+            keys = [(entry["uuid"], f"{where}.uuid")]
+            keys += [(key, f"{where}.merged[{n}]") for n, key in enumerate(entry["merged"])]
+            for key, path in keys:
+                if key in seen:
+                    raise InvalidEntry(
+                        _("%(where)s repeats the register entry of %(other)s.")
+                        % {"where": path, "other": seen[key]}
+                    )
+                seen[key] = path
+        listed = {entry["uuid"] for entry in data["register"] or []}
+        used: dict[uuid.UUID, str] = {}
+        for index, player in enumerate(data["players"]):
+            key, where = player["register"], f"players[{index}].register"
+            if key is None:
+                continue
+            if key not in listed:
+                raise InvalidEntry(
+                    _("%(where)s is not an entry of the file's register.") % {"where": where}
+                )
+            if key in used:
+                raise InvalidEntry(
+                    _(
+                        "%(where)s is the register entry of %(other)s too: two players "
+                        "are two people."
+                    )
+                    % {"where": where, "other": used[key]}
+                )
+            used[key] = f"players[{index}]"
+
     def check(self) -> None:
         data = self.data
         names: dict[
@@ -830,6 +884,7 @@ class _Structure:
             if player["withdrawn_at"] is not None:
                 self.withdrawn.add(player["number"])
         _refers(data["champion"], self.players, "champion")
+        self.check_register()
         levels = data["levels"]
         _numbered(levels, "levels")
         for index, level in enumerate(levels):

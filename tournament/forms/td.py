@@ -3,6 +3,7 @@ filter and announcements.
 """
 
 import datetime
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
@@ -40,6 +41,7 @@ from tournament.models import (
     Draw,
     Penalty,
     Player,
+    RegisterEntry,
     Seat,
     Table,
     TieSettlement,
@@ -56,6 +58,7 @@ from tournament.rules.names import (
     compare_list,
 )
 from tournament.rules.validation import MAX_SMALL_NUMBER
+from tournament.selectors.register import Person, standing_register_entry, suggestions
 from tournament.services.registration import MIN_HANDS_RANGE, taken_names
 
 # ---------------------------------------------------------------- helpers
@@ -201,6 +204,79 @@ class PlayerForm(forms.Form):
 
     def service_kwargs(self) -> dict[str, Any]:
         return {"name": self.cleaned_data["name"], "lookalike_confirmed": self.confirmed()}
+
+
+class AddPlayerForm(PlayerForm):
+    """A new player: a name, and who he is in the register of players (docs/register.md).
+
+    The players of earlier tournaments whose name is like the one typed (`suggested`) are
+    offered as choices of `earlier`: one of them (his entry's id: the new player is that
+    person, under the name the register has), or NEW_PERSON. The same offer is shown while
+    the TD types (htmx, `td:register_suggestions`); a name the register has players like,
+    sent without a choice, is asked about, so a regular is picked, not made twice.
+    """
+
+    NEW_PERSON = "new"
+    earlier = forms.CharField(required=False, label=_("Played here before?"))
+
+    def __init__(self, *args: Any, suggestions_url: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.suggested: list[Person] = []
+        self.picked: RegisterEntry | None = None
+        if suggestions_url:
+            # As the TD types, the earlier players like the name replace the offer.
+            self.fields["name"].widget.attrs.update(
+                {
+                    "hx-get": suggestions_url,
+                    "hx-trigger": "input changed delay:300ms, search",
+                    "hx-target": "#earlier-players",
+                    "hx-swap": "innerHTML",
+                    "aria-controls": "earlier-players",
+                }
+            )
+
+    def _picked_entry(self) -> RegisterEntry | None:
+        chosen = str(self.data.get(self.add_prefix("earlier"), "")).strip()
+        if not chosen.isdigit() or len(chosen) > 18:
+            return None
+        return standing_register_entry(int(chosen))
+
+    def clean_name(self) -> str:
+        self.picked = self._picked_entry()
+        if self.picked is not None:
+            # Picked from the register: registered under the name the register has.
+            self.cleaned_data["name"] = self.picked.name
+        return super().clean_name()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        chosen = str(cleaned.get("earlier") or "")
+        name = cleaned.get("name")
+        if self.tournament is not None and name and self.picked is None:
+            self.suggested = suggestions(self.tournament, name)
+        if chosen and chosen != self.NEW_PERSON and self.picked is None:
+            self.add_error(
+                "earlier",
+                ValidationError(
+                    _("That earlier player is no longer in the register: choose again."),
+                    code="gone",
+                ),
+            )
+        elif not chosen and self.suggested:
+            self.add_error(
+                "earlier",
+                ValidationError(
+                    _(
+                        "Players of earlier tournaments have a name like this: choose the "
+                        "one this is, or “A new player”."
+                    ),
+                    code="choose",
+                ),
+            )
+        return cleaned
+
+    def service_kwargs(self) -> dict[str, Any]:
+        return {**super().service_kwargs(), "register_entry": self.picked}
 
 
 class RenamePlayerForm(PlayerForm):
@@ -614,12 +690,23 @@ class AnnouncementForm(forms.Form):
             data["ends_at"] = None
         return data
 
+    def service_kwargs(self) -> dict[str, Any]:
+        """`announcements.announce(tournament=..., actor=..., **form.service_kwargs())`."""
+        return {"text": self.cleaned_data["text"], "ends_at": self.cleaned_data["ends_at"]}
+
 
 class DrawForm(OnceForm):
     """Draw the first level: the one-time key, and whether to withdraw the players not
     checked in (the TD's answer to the draw's question, services/checkin.py)."""
 
     withdraw_absent = forms.BooleanField(required=False)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """`draws.draw_first_level(tournament=..., actor=..., **form.service_kwargs())`."""
+        return {
+            "withdraw_absent": self.cleaned_data["withdraw_absent"],
+            "key": self.cleaned_data["submission_key"],
+        }
 
 
 class RedrawLevelForm(RedrawForm, OnceForm):
@@ -645,15 +732,50 @@ class AdvanceForm(OnceForm):
     announcement_asked = forms.BooleanField(widget=forms.HiddenInput, required=False)
     withdraw_announcement = forms.BooleanField(required=False)
 
+    @classmethod
+    def to_close(cls, level: int, *, finishes: bool, announced: bool) -> "AdvanceForm":
+        """The confirmation's form for closing level `level`. Whether closing takes the
+        room's announcement down is asked only when one is shown (`announced`): at the end
+        (`finishes`) it goes by default (a finished tournament's pages keep no "until
+        withdrawn"), at a level change it stays."""
+        return cls(
+            initial={
+                "level": level,
+                "announcement_asked": announced,
+                "withdraw_announcement": announced and finishes,
+            }
+        )
+
     def announcement_choice(self) -> bool | None:
         """True or False as the TD answered; None when the page did not ask."""
         if not self.cleaned_data.get("announcement_asked"):
             return None
         return self.cleaned_data["withdraw_announcement"]
 
+    def service_kwargs(self) -> dict[str, Any]:
+        """`draws.advance(tournament=..., actor=..., **form.service_kwargs())`."""
+        return {
+            "level_number": self.cleaned_data["level"],
+            "withdraw_announcement": self.announcement_choice(),
+            "key": self.cleaned_data["submission_key"],
+        }
+
 
 class ImportBackupForm(OnceForm, ImportForm):
     """The import page: a backup file, imported once however often the form is sent."""
+
+    def renew_damaged_key(self) -> None:
+        """A form refused for its key (missing or damaged) is shown again with a fresh one:
+        the next try can be imported."""
+        if "submission_key" in self.errors:
+            self.data = {**self.data, "submission_key": str(uuid.uuid4())}
+
+    def tournament_name(self) -> str | None:
+        """The name of the tournament in the backup's settings (after is_valid()), if any."""
+        data = self.data_from_file()
+        settings = data.get("settings") if isinstance(data, dict) else None
+        name = settings.get("name") if isinstance(settings, dict) else None
+        return name if isinstance(name, str) else None
 
 
 class TablePenaltyForm(OnceForm, PenaltyForm):
@@ -670,6 +792,14 @@ class TablePenaltyForm(OnceForm, PenaltyForm):
             disqualified=False,
         ).order_by("seats__position")
 
+    def call_id(self) -> int | None:
+        """The revisor's call the penalty is given from (the dashboard's timeout call), or
+        None (sent by the confirmation page, `call`; anything but an id is none)."""
+        value = self.data.get("call", "")
+        if isinstance(value, str) and value.isdigit() and len(value) <= 18:
+            return int(value)
+        return None
+
 
 class TieOnceForm(OnceForm, TieForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -679,3 +809,9 @@ class TieOnceForm(OnceForm, TieForm):
 
 class RescindOnceForm(OnceForm, RescindForm):
     pass
+
+
+class SelfCheckInForm(OnceForm):
+    """The players page's self check-in buttons: open, close, or a new code."""
+
+    change = forms.ChoiceField(choices=[("open", "open"), ("close", "close"), ("renew", "renew")])

@@ -125,3 +125,34 @@ def read_card(table: Table, known: tuple[TableState, list[Seat]] | None = None) 
         fantasyland_next=[s.player.name for s in playing if state.in_fantasyland[s.id]],
         dealer=next((s for s in seats if s.position == state.next_dealer_position), None),
     )
+
+
+def device_state(card: Card) -> dict[str, object]:
+    """What the card needs to go on offline (static/js/revisor-queue.js), as JSON: the
+    table's fold state before the next hand (rules/table_fold's Progress and the seats),
+    and the rules that fold it, so that the device works out the next hand's dealer,
+    Fantasyland and required hands as the server will. No query: the card's own read."""
+    state, tournament = card.state, card.tournament
+    progress = state.progress
+    return {
+        "table": card.table.pk,
+        "hands_played": state.hands_played,
+        "fantasyland_hands": progress.fantasyland_hands,
+        "last_dealer": progress.last_dealer,
+        "first_dealer": card.table.first_dealer_position,
+        "min_hands": tournament.min_hands,
+        "button_stays": tournament.button_stays_in_fantasyland,
+        "repeat": tournament.fantasyland_repeat,
+        "over": state.is_over,
+        "seats": [
+            {
+                "position": seat.position,
+                "name": seat.player.name,
+                "total": state.totals[seat.id],
+                "playing": seat.id in state.active_seat_ids,
+                "in_fl": bool(state.in_fantasyland[seat.id]),
+                "streak": state.fantasyland_streak[seat.id],
+            }
+            for seat in card.seats
+        ],
+    }

@@ -11,6 +11,7 @@ from django.utils import timezone
 from tournament.models import (
     Draw,
     Hand,
+    HeldHand,
     Level,
     Player,
     Seat,
@@ -19,7 +20,7 @@ from tournament.models import (
     TieSettlement,
     Tournament,
 )
-from tournament.rules import pace
+from tournament.rules import held_reasons, pace
 from tournament.selectors.tables import seats_with_players
 from tournament.selectors.tokens import revision_token
 from tournament.tables.state import cached_progress, conclude_table
@@ -28,6 +29,9 @@ from tournament.tables.state import cached_progress, conclude_table
 # of POFC takes two to four minutes, so ten quiet minutes mean a stuck table: a dispute
 # nobody called in, a tablet that stopped sending, or a score card kept on paper only.
 SILENT_AFTER_MINUTES = 10
+# A card not heard from for this long is offline (its polls keep Table.card_seen_at at
+# most once a minute, every 5 seconds while it is open): "Card offline since 14:02".
+CARD_OFFLINE_AFTER = timedelta(minutes=3)
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,9 @@ class DashboardTable:
     winner: Player | None
     estimate: pace.Estimate | None = None  # while playing with enough hands
     lagging: bool = False  # far behind the other tables' pace (pace.lagging)
+    # When its card was last heard from, once that is CARD_OFFLINE_AFTER ago and the table
+    # still plays; None: online, over, or never opened (a table kept on paper).
+    card_offline_since: datetime | None = None
 
     @property
     def needs_attention(self) -> bool:
@@ -94,6 +101,9 @@ class Dashboard:
     level_minutes: int = 0  # the level's clock: minutes since released_at
     level_end: pace.Range | None = None  # once every playing table has an estimate
     tournament_end: pace.Range | None = None  # from the second level on
+    # Hands a card sent from offline that the server held, undecided (any level), with
+    # their table, its level and draw: oldest first.
+    held_hands: tuple[HeldHand, ...] = ()
 
     @property
     def playing_numbers(self) -> list[int]:
@@ -306,7 +316,28 @@ def _dashboard_table(
         is_over=state.is_over,
         winner=next((s.player for s in seats if s.id == state.winner_seat_id), None),
         estimate=estimate,
+        card_offline_since=_card_offline_since(table, now, state.is_over),
     )
+
+
+def _card_offline_since(table: Table, now: datetime, is_over: bool) -> datetime | None:
+    seen = table.card_seen_at
+    if is_over or seen is None or now - seen <= CARD_OFFLINE_AFTER:
+        return None
+    return seen
+
+
+def held_hands_waiting(tournament: Tournament) -> tuple[HeldHand, ...]:
+    """The held hands the TD has not decided, at any level: one query. Each with
+    `reason_shown`, why it was held in the reader's language (rules/held_reasons)."""
+    found = tuple(
+        HeldHand.objects.filter(table__level__tournament=tournament, decision="")
+        .select_related("table__level", "table__draw")
+        .order_by("held_at", "id")
+    )
+    for held in found:
+        held.reason_shown = held_reasons.words(held.why, held.reason)  # type: ignore[attr-defined]
+    return found
 
 
 def _with_lagging(rows: Iterable[DashboardTable]) -> list[DashboardTable]:
@@ -349,10 +380,15 @@ def _estimates(
 
 
 def dashboard(
-    tournament: Tournament, *, now: datetime | None = None, order: str = "attention"
+    tournament: Tournament,
+    *,
+    now: datetime | None = None,
+    order: str = "attention",
+    held: bool = True,
 ) -> Dashboard:
-    """The TD's live view of the current level: 2 queries before the first draw, 7 after,
-    whatever the number of tables. `order`: "attention" (needs a look first) or "number".
+    """The TD's live view of the current level: 2 queries before the first draw, 8 after
+    (7 without the held hands, `held=False`: the alerts bar), whatever the number of
+    tables. `order`: "attention" (needs a look first) or "number".
 
     Per table: seats and players with totals, every hand's time (the last one's, the pace
     and the estimated finish: one query for the level), the open call and the latest tie
@@ -429,4 +465,14 @@ def dashboard(
         level_minutes=max(0, int((now - released_at).total_seconds() // 60)) if released_at else 0,
         level_end=level_range,
         tournament_end=tournament_range,
+        held_hands=held_hands_waiting(tournament) if held and level is not None else (),
+    )
+
+
+def held_hand_of(tournament_id: int, held_id: int) -> HeldHand | None:
+    """A held hand of this tournament (decided or not), or None: 1 query."""
+    return (
+        HeldHand.objects.filter(pk=held_id, table__level__tournament_id=tournament_id)
+        .select_related("table")
+        .first()
     )

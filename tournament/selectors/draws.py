@@ -186,7 +186,7 @@ class LevelCloseReview:
 
 def level_close_review(tournament: Tournament, *, now: datetime | None = None) -> LevelCloseReview:
     """The confirmation page of closing the current level: the dashboard's 6 queries."""
-    board = dashboard(tournament, now=now)
+    board = dashboard(tournament, now=now, held=False)
     by_number = sorted(board.tables, key=lambda row: row.table.number)
     calls = [row.call for row in by_number if row.call is not None]
     calls += board.calls_elsewhere

@@ -116,6 +116,8 @@ class PublicLevel:
     # Before the first draw, (checked in, players) once anyone is checked in at the door
     # (services/checkin.py): "checked in 24 of 27". None otherwise.
     check_in: tuple[int, int] | None = None
+    # Before the first draw, while the TD has self check-in open: the page links to it.
+    self_check_in: bool = False
 
     @property
     def is_current(self) -> bool:
@@ -228,7 +230,13 @@ def public_level(tournament: Tournament, number: int | None = None) -> PublicLev
     levels = tuple(Level.objects.shown().filter(tournament=tournament).order_by("number"))
     level = next((lv for lv in levels if lv.number == number), levels[-1] if levels else None)
     if level is None:
-        return PublicLevel(levels=levels, level=None, tables=(), check_in=_check_in(tournament))
+        return PublicLevel(
+            levels=levels,
+            level=None,
+            tables=(),
+            check_in=_check_in(tournament),
+            self_check_in=_self_check_in(tournament),
+        )
     rows = (
         Seat.objects.current()
         .shown()
@@ -248,6 +256,14 @@ def public_level(tournament: Tournament, number: int | None = None) -> PublicLev
         _public_table(seat_rows[0], seat_rows, level_open, final) for seat_rows in by_table.values()
     )
     return PublicLevel(levels=levels, level=level, tables=tables, closed=closed)
+
+
+def _self_check_in(tournament: Tournament) -> bool:
+    """Whether players can check themselves in (services/checkin.self_check_in_open): the
+    caller knows no level is shown; a held first draw closes it too (1 query when open)."""
+    if not (tournament.self_check_in_open and tournament.check_in_code):
+        return False
+    return not Level.objects.filter(tournament=tournament).exists()
 
 
 def _check_in(tournament: Tournament) -> tuple[int, int] | None:

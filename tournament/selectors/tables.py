@@ -13,6 +13,7 @@ from tournament.models import (
     Tournament,
     shown_draw,
 )
+from tournament.rules.seating import deal_order
 from tournament.selectors.td_words import blank_td_words, without_td_words
 
 
@@ -86,6 +87,21 @@ def level_tables(level: Level) -> list[Table]:
         .prefetch_related(Prefetch("seats", queryset=seats_with_players()))
         .order_by("number")
     )
+
+
+def dealer_order(table: Table) -> list[Seat]:
+    """The table's seats (prefetched, as `level_tables` reads them) in the order the deal
+    goes round, the first dealer first: no query."""
+    seats = {seat.position: seat for seat in table.seats.all()}
+    return [seats[p] for p in deal_order(seats, table.first_dealer_position)]
+
+
+def tables_without_links(level: Level, tables: list[Table]) -> int:
+    """How many of the level's `tables` have no revisor link (a tournament restored from a
+    backup) while the level is open; 0 once it is closed, when none needs one."""
+    if level.closed_at is not None:
+        return 0
+    return sum(1 for table in tables if not table.revisor_key)
 
 
 def current_versions_with_results() -> "Prefetch[str, QuerySet[HandVersion], str]":

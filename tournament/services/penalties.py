@@ -87,6 +87,26 @@ def penalty_cost(player: Player, kind: str) -> PenaltyCost:
     )
 
 
+def given_cost(penalty: Penalty) -> PenaltyCost:
+    """The cost of a penalty as it was given (its own numbers), to say what was done."""
+    return PenaltyCost(
+        # A penalty just given is numbered (PenaltyCost's type; the column allows none).
+        warning_number=penalty.warning_number,  # type: ignore[arg-type]
+        points=penalty.points,
+        disqualifies=penalty.player.disqualified,
+        table=penalty.table,
+    )
+
+
+def check_table_takes_penalty(table: Table) -> None:
+    """Refuse a penalty given from the page of a table no longer in play (redrawn, or its
+    level closed): the player's current table is where his points come off."""
+    if table.draw.superseded_at is not None or table.level.closed_at is not None:
+        raise NotAllowed(
+            _("This table is no longer in play: give the penalty at the player's current table.")
+        )
+
+
 class CostChanged(Conflict):
     """The player's warnings changed since the confirmation stated the cost: `cost` is
     what it would be now."""

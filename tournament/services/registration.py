@@ -9,6 +9,7 @@ recorded (a late player, a no-show): each change redoes level 1's draw at once, 
 same transaction, as the rules allow a draw to be redone until then.
 """
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from tournament.models import (
     Hand,
     Level,
     Player,
+    RegisterEntry,
     Tournament,
 )
 from tournament.rules.names import (
@@ -44,7 +46,7 @@ from tournament.rules.validation import (
     column_length,
     saved,
 )
-from tournament.services import draws
+from tournament.services import draws, register
 from tournament.services.idempotency import idempotent
 from tournament.tables.locking import lock_tournament, lock_tournament_names, touch_tournament
 
@@ -288,12 +290,21 @@ def _next_number(tournament: Tournament) -> int:
 
 
 def _create(
-    tournament: Tournament, actor: audit.Actor, name: str, number: int, alike: Known | None
+    tournament: Tournament,
+    actor: audit.Actor,
+    name: str,
+    number: int,
+    alike: Known | None,
+    entry: RegisterEntry,
 ) -> Player:
     try:
         with transaction.atomic():
             player = Player.objects.create(
-                tournament=tournament, number=number, name=name, alike_confirmed=alike is not None
+                tournament=tournament,
+                number=number,
+                name=name,
+                alike_confirmed=alike is not None,
+                register_entry=entry,
             )
     except IntegrityError as exc:
         raise InvalidEntry(_("%(name)s is already registered.") % {"name": name}) from exc
@@ -315,17 +326,33 @@ def _confirmed(alike: Known | None) -> dict[str, str]:
 @idempotent("player.register", load=Player)
 @transaction.atomic
 def register_player(
-    *, tournament: Tournament, actor: audit.Actor, name: object, lookalike_confirmed: object = False
+    *,
+    tournament: Tournament,
+    actor: audit.Actor,
+    name: object = None,
+    lookalike_confirmed: object = False,
+    register_entry: RegisterEntry | None = None,
 ) -> Player:
     """Register one player. A near-duplicate of a registered name (tournament/rules/names.py)
     needs `lookalike_confirmed`: the TD has said they are two players, and the new player
-    carries it (`alike_confirmed`)."""
+    carries it (`alike_confirmed`).
+
+    `register_entry`: the earlier player the TD picked from the register; the new player is
+    that person, under the entry's name (`name` is then not needed). Without it the player
+    is a new person in the register (services/register.py)."""
     tournament = lock_tournament(saved(tournament, Tournament, label=_("The tournament")))
+    if register_entry is not None:
+        name = register.standing_entry(
+            saved(register_entry, RegisterEntry, label=_("The earlier player"))
+        ).name
     name = clean_player_name(name)
     lookalike_confirmed = clean_bool(lookalike_confirmed, label=_("The confirmation"))
     late = _late_level(tournament, _closed_to_new_players())
     alike = _check_new_name(name, taken_names(tournament), lookalike_confirmed=lookalike_confirmed)
-    player = _create(tournament, actor, name, _next_number(tournament), alike)
+    entry = register.entry_for_new_player(
+        tournament, name, picked=register_entry, by_name_too=False
+    )
+    player = _create(tournament, actor, name, _next_number(tournament), alike, entry)
     touch_tournament(tournament)
     reason = _("Late registration: %(players)s") % {"players": _named(player)}
     _redraw(late, actor, reason, _closed_to_new_players())
@@ -338,6 +365,8 @@ class ListRegistered:
 
     players: list[Player]
     skipped: list[Line]  # each with `.same`: the name it repeats
+    # Of `players`, those linked by name to an earlier player of the register.
+    linked: list[Player] = dataclasses.field(default_factory=list)
 
 
 def _clean_names(names: object) -> list[str]:
@@ -398,16 +427,22 @@ def register_players(
         raise InvalidEntry(alike_question(*unconfirmed))
     number = _next_number(tournament)
     players: list[Player] = []
+    linked: list[Player] = []
     for line in lines:
         if line.same is None:
-            players.append(_create(tournament, actor, line.name, number, line.alike))
+            # A pasted name is linked by name: the one earlier player of that name, if any.
+            entry = register.entry_for_new_player(tournament, line.name, by_name_too=True)
+            earlier = entry.players.exists()
+            players.append(_create(tournament, actor, line.name, number, line.alike, entry))
+            if earlier:
+                linked.append(players[-1])
             number += 1
     if players:
         touch_tournament(tournament)
         named = ", ".join(_named(player) for player in players)
         reason = _("Late registration: %(players)s") % {"players": named}
         _redraw(late, actor, reason, _closed_to_new_players())
-    return ListRegistered(players, [line for line in lines if line.same is not None])
+    return ListRegistered(players, [line for line in lines if line.same is not None], linked)
 
 
 @idempotent("player.withdraw", load=Player)

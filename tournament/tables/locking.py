@@ -11,6 +11,8 @@ order. Nothing else is locked explicitly.
   so that tables of one tournament never wait for each other.
 - Draws, redraws, advancing, penalties, rescinding, settings and registration
   lock the tournament, then every table they will rewrite, in id order.
+- Merging two register entries locks the two entries' rows, in id order, and nothing
+  else (`lock_register_entries`): it changes no tournament.
 - Naming a tournament (creating one, renaming it) takes the tournament names' lock
   (`lock_tournament_names`) last, after the tournament row: two TDs choosing the same
   name at once are checked one after the other.
@@ -42,7 +44,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from tournament.errors import InvalidEntry
-from tournament.models import Seat, Table, Tournament
+from tournament.models import RegisterEntry, Seat, Table, Tournament
 from tournament.tables import read
 
 
@@ -103,3 +105,18 @@ def lock_tournament_names() -> None:
 def touch_tournament(tournament: Tournament) -> None:
     """Bump the tournament's revision (pages poll it); only under its lock."""
     Tournament.objects.filter(pk=tournament.pk).update(revision=F("revision") + 1)
+
+
+def lock_register_entries(
+    first: RegisterEntry, second: RegisterEntry
+) -> tuple[RegisterEntry, RegisterEntry]:
+    """Lock two register entries' rows in id order and return them read afresh, in the
+    order given: two merges of the same entries wait for each other, and the second finds
+    the first's pointer."""
+    locked = {
+        entry.pk: entry
+        for entry in RegisterEntry.objects.select_for_update(no_key=True, of=("self",))
+        .filter(pk__in=[first.pk, second.pk])
+        .order_by("pk")
+    }
+    return locked[first.pk], locked[second.pk]

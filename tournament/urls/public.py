@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournament.views import public
+from tournament.views.public import check_in
 
 app_name = "public"
 urlpatterns = [
@@ -14,6 +15,8 @@ urlpatterns = [
     path("t/<dbid:tournament_id>/table/<dbid:table_id>/", public.table, name="table"),
     path("t/<dbid:tournament_id>/player/<dbid:player_id>/", public.player, name="player"),
     path("t/<dbid:tournament_id>/poster/", public.poster, name="poster"),
+    # check_in.py: a player checks himself in at the door (the one public page that writes)
+    path("t/<dbid:tournament_id>/check-in/", check_in.check_in, name="check_in"),
     path(
         "t/<dbid:tournament_id>/projector/tables/",
         public.tables_projector,

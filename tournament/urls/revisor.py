@@ -3,15 +3,17 @@ for the whole event), by its private link or short code."""
 
 from django.urls import path
 
-from tournament.views.revisor import card, cards, entry, fix
+from tournament.views.revisor import card, cards, entry, fix, queued, worker
 
 app_name = "revisor"
 urlpatterns = [
     path("", entry.code, name="code"),
+    path("sw.js", worker.service_worker, name="service_worker"),
     path("card/", card.card, name="card"),
     path("card/summary/", card.summary, name="summary"),
     path("card/hand/", card.record, name="hand"),
     path("card/call/", card.call, name="call"),
+    path("card/queued/", queued.queued, name="queued"),
     path("card/cards/", cards.cards, name="cards"),
     path("card/cards/check/", cards.preview, name="cards_preview"),
     path("card/cards/confirm/", cards.confirm, name="cards_confirm"),

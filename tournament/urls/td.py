@@ -6,11 +6,14 @@ from tournament.views.td import (
     access,
     announcements,
     audit,
+    check_in,
     dashboard,
     draws,
     exports,
+    held,
     players,
     prizes,
+    register,
     stations,
     tables,
     tournaments,
@@ -39,6 +42,24 @@ urlpatterns = [
         players.undo_check_in,
         name="player_undo_check_in",
     ),
+    # check_in.py: self check-in opened, closed or its code renewed; the door sign
+    path(T + "players/self-check-in/", check_in.self_check_in, name="self_check_in"),
+    path(T + "players/check-in-sign/", check_in.door_sign, name="check_in_sign"),
+    # register.py: the register of players across tournaments (docs/register.md)
+    path(T + "players/earlier/", register.earlier_players, name="earlier_players"),
+    path(T + "players/<dbid:player_id>/", register.player, name="player"),
+    path(
+        T + "settings/earlier-results/",
+        register.earlier_results_setting,
+        name="earlier_results_setting",
+    ),
+    path("register/", register.register_page, name="register"),
+    path("register/<dbid:entry_id>/merge/", register.merge_pick, name="register_merge_pick"),
+    path(
+        "register/<dbid:entry_id>/merge/<dbid:into_id>/",
+        register.merge,
+        name="register_merge",
+    ),
     # draws.py: draw, level tables, redraw, projector, print, advance, standings
     path(T + "draw/", draws.draw, name="draw"),
     path(T + "levels/<dbid:level>/", draws.level, name="level"),
@@ -53,6 +74,9 @@ urlpatterns = [
     path(T, dashboard.tournament, name="tournament"),
     path(T + "live/", dashboard.live, name="live"),
     path(T + "alerts/", dashboard.alerts, name="alerts"),
+    # held.py: hands a revisor's card sent from offline that the server held
+    path(T + "held/<dbid:held_id>/record/", held.held_record, name="held_record"),
+    path(T + "held/<dbid:held_id>/discard/", held.held_discard, name="held_discard"),
     # announcements.py: the TD's message to the room, and withdrawing it
     path(T + "announcement/", announcements.announcement, name="announcement"),
     path(

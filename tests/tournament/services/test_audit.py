@@ -2,7 +2,7 @@ import uuid
 
 import pytest
 
-from tests.tournament.conftest import log_lines, play, play_named, single_table
+from tests.tournament.conftest import log_lines, play, positions, single_table
 from tournament.models import AuditEntry, Hand, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -57,8 +57,10 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         checkin,
         draws,
         hands,
+        held_hands,
         penalties,
         prizes,
+        register,
         registration,
         revisor_access,
         revisor_stations,
@@ -78,6 +80,7 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
         prize_rounding=100,
         prizes_public=False,
     )
+    register.set_earlier_results_public(tournament=tournament, actor=td_user, public=True)
     registration.rename_player(
         player=tournament.players.get(name="Dan"), actor=td_user, name="Dan Ek"
     )
@@ -86,6 +89,12 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     registration.withdraw_player(player=tournament.players.get(name="Dan Ek"), actor=td_user)
     checkin.check_in(player=tournament.players.get(name="Bo"), actor=td_user)
     checkin.undo_check_in(player=tournament.players.get(name="Bo"), actor=td_user)
+    checkin.set_self_check_in(tournament=tournament, actor=td_user, open=True)
+    checkin.renew_check_in_code(tournament=tournament, actor=td_user)
+    tournament.refresh_from_db()
+    bo = tournament.players.get(name="Bo")
+    checkin.self_check_in(player=bo, code=tournament.check_in_code, client="10.0.0.9")
+    checkin.undo_check_in(player=bo, actor=td_user)
     level = draws.draw_first_level(tournament=tournament, actor=td_user, seed="a")
     type(tournament).objects.filter(pk=tournament.pk).update(release_draws_at_once=False)
     draws.redraw_level(level=level, actor=td_user, reason="wrong list", seed="b")
@@ -102,7 +111,19 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     anna = tournament.players.get(name="Anna")
     slow = penalties.give_penalty(tournament=tournament, player=anna, kind="slow", actor=td_user)
     penalties.rescind_penalty(penalty=slow, actor=td_user, reason="not her")
-    play_named(table, {"Anna": 3, "Bo": 3, "Cia": -6})
+    # Hand 1 comes from an offline card: held, then recorded by the TD; a second is discarded.
+    pos = positions(table)
+    typed = {
+        "mode": "points",
+        "points": {str(pos["Anna"]): 3, str(pos["Bo"]): 3, str(pos["Cia"]): -6},
+    }
+    why = "Sent from a card no longer bound."
+    kept = held_hands.hold_hand(table=table, number=1, key=uuid.uuid4(), entry=typed, reason=why)
+    held_hands.record_held_hand(tournament=tournament, held_id=kept.pk, actor=td_user)
+    again = held_hands.hold_hand(table=table, number=2, key=uuid.uuid4(), entry=typed, reason=why)
+    held_hands.discard_held_hand(
+        tournament=tournament, held_id=again.pk, reason="sent twice", actor=td_user
+    )
     hands.correct_hand(
         hand=table.hands.get(),
         actor=td_user,
@@ -140,10 +161,15 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
             "tournament.prizes",
             {"currency": "SEK", "buy_in": 50_000, "fee": 5_000, "added_money": 0, "shares": []},
         ),
+        ("tournament.earlier_results", {"public": True}),
         ("player.rename", {"old_name": "Dan", "name": "Dan Ek", "number": 4}),
         ("player.withdraw", {"name": "Dan Ek", "number": 4}),
         ("player.reinstate", {"name": "Dan Ek", "number": 4}),
         ("player.withdraw", {"name": "Dan Ek", "number": 4}),
+        ("player.check_in", {"name": "Bo", "number": 2}),
+        ("player.check_in_undo", {"name": "Bo", "number": 2}),
+        ("tournament.self_check_in", {"open": True}),
+        ("tournament.check_in_code", {}),
         ("player.check_in", {"name": "Bo", "number": 2}),
         ("player.check_in_undo", {"name": "Bo", "number": 2}),
         ("draw.create", {"level": 1, "players": 3, "closed_level": None}),
@@ -171,7 +197,29 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
             "penalty.rescind",
             {"player": "Anna", "kind": "slow", "reason": "not her", "level": 1, "table": 1},
         ),
+        (
+            "hand.held",
+            {
+                "level": 1,
+                "table": 1,
+                "hand": 1,
+                "reason": "Sent from a card no longer bound.",
+                "why": {},
+            },
+        ),
         ("hand.record", {"level": 1, "table": 1, "hand": 1, "mode": "points"}),
+        ("held.record", {"level": 1, "table": 1, "held": 1, "hand": 1}),
+        (
+            "hand.held",
+            {
+                "level": 1,
+                "table": 1,
+                "hand": 2,
+                "reason": "Sent from a card no longer bound.",
+                "why": {},
+            },
+        ),
+        ("held.discard", {"level": 1, "table": 1, "hand": 2, "reason": "sent twice"}),
         (
             "hand.correct",
             {"level": 1, "table": 1, "hand": 1, "version": 2, "reason": "typo"},
@@ -188,6 +236,11 @@ def test_every_service_keeps_what_happened_as_data(make_tournament, td_user):
     imported = AuditEntry.objects.filter(tournament=copy).latest("id")
     assert imported.action == "tournament.import"
     assert imported.params == {"name": "Copy", "exported": data["exported_at"]}
+    # A merge of the register changes no tournament: its entry is the server's.
+    eva = make_tournament(["Eva"], name="Other").players.get()
+    register.merge_entries(entry=eva.register_entry, into=anna.register_entry, actor=td_user)
+    merged = AuditEntry.objects.get(action="register.merge")
+    assert (merged.tournament, merged.params) == (None, {"name": "Eva", "into": "Anna"})
     made = set(AuditEntry.objects.values_list("action", flat=True))
     assert made == set(ACTIONS)
 

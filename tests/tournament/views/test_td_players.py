@@ -9,7 +9,7 @@ from django.utils.html import escape
 
 from tests.tournament.conftest import play
 from tournament.errors import InvalidEntry
-from tournament.models import AuditEntry, FormSubmission, Player
+from tournament.models import AuditEntry, FormSubmission, Player, RegisterEntry
 from tournament.services import draws, registration
 
 pytestmark = pytest.mark.django_db
@@ -407,11 +407,11 @@ def test_a_service_refusal_mid_list_keeps_none_of_it(td_client, make_tournament,
     real = registration._create
     calls = []
 
-    def refuse_the_third(tournament, actor, name, number, alike):
+    def refuse_the_third(tournament, actor, name, number, *rest):
         calls.append(name)
         if len(calls) == 3:
             raise InvalidEntry(f"{name} is already registered.")
-        return real(tournament, actor, name, number, alike)
+        return real(tournament, actor, name, number, *rest)
 
     monkeypatch.setattr(registration, "_create", refuse_the_third)
     typed = "Bo\nCia\nDan\nEva"
@@ -425,6 +425,8 @@ def test_a_service_refusal_mid_list_keeps_none_of_it(td_client, make_tournament,
     assert names_in_db(tournament) == [(1, "Anna")]
     assert not AuditEntry.objects.filter(action="player.register", after__name="Bo")
     assert not FormSubmission.objects.exists()
+    # The register entries made for Bo and Cia went with them: only Anna's is left.
+    assert list(RegisterEntry.objects.values_list("name", flat=True)) == ["Anna"]
 
 
 def test_an_empty_list_is_refused(td_client, make_tournament):

@@ -1,6 +1,7 @@
 """The public pages (/t/...): read-only, no login, for the players' phones and the big screen.
 
-Nothing here writes: no service is called, no session is written for a visitor.
+Nothing here writes but check_in.py (a player checking himself in at the door, with the
+code shown there): no other service is called, no session is written for a visitor.
 """
 
 from tournament.views.public.pages import (

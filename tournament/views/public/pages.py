@@ -40,6 +40,7 @@ from tournament.selectors.public import (
     public_level,
     public_player,
 )
+from tournament.selectors.register import public_earlier_results
 from tournament.selectors.standings import Standing
 from tournament.selectors.tournaments import td_tournament_list
 from tournament.views.public.common import get_table, link_prefixes, share_link
@@ -245,7 +246,14 @@ def player(request: HttpRequest, live: Live, tournament_id: int, player_id: int)
         }
 
     shown = region(template, live, build, shows=player_region_shows)
-    return respond(request, template, shown, lambda: {"tournament": load()})
+    # His earlier results (docs/register.md), outside the polled region: they do not move
+    # with this tournament's hands. Shown only where the tournament's setting says so.
+    return respond(
+        request,
+        template,
+        shown,
+        lambda: {"tournament": load(), "earlier": public_earlier_results(load(), player_id)},
+    )
 
 
 def player_region_shows(context: Context) -> tuple[object, ...]:

@@ -14,13 +14,16 @@ points to read out to the table first; only "Confirm hand N" records them, with 
 same submission key (a double tap records one hand).
 """
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
+from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from tournament.audit.sentences import revisor_label
 from tournament.errors import HandConflict, ServiceError, TableOver
@@ -30,13 +33,14 @@ from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.live.tokens import shows_already, table_token
 from tournament.models import Seat, Table
 from tournament.rules.table_fold import TableState
-from tournament.selectors.card import Card, read_card
+from tournament.selectors.card import Card, device_state, read_card
 from tournament.selectors.hand_preview import points_readback
 from tournament.selectors.tokens import read_table_token
-from tournament.services import calls, hands
+from tournament.services import calls, hands, held_hands
 from tournament.services.idempotency import AlreadyDone
 from tournament.tables.state import cached_state
 from tournament.views.refusals import add_service_error
+from tournament.views.revisor import worker
 from tournament.views.revisor.binding import RevisorRequest, revisor_required
 from tournament.web.faults import reads_only, resent_after_lost_connection
 
@@ -45,6 +49,31 @@ TEMPLATE = "tournament/revisor/card.html"
 WHOLE_CARD = {"HX-Retarget": "#revisor-main", "HX-Reswap": "outerHTML"}
 # The steps of a points entry when the table confirms points (the button's `step`).
 CHECK, CONFIRM, CHANGE = "check", "confirm", "change"
+# The signed token by which the card names its table for the hands it queued offline.
+QUEUE_SALT = "revisor-queue"
+# When this process last let a table's poll go the whole way, to keep when the card was
+# seen (services/held_hands.card_seen): table id -> time.monotonic().
+_SEEN_MARKS: dict[int, float] = {}
+SEEN_EVERY_SECONDS = 60.0
+
+
+# The rows of a hand typed by cards offline (checked when sent).
+OFFLINE_ROWS = (("front", _lazy("Front")), ("middle", _lazy("Middle")), ("back", _lazy("Back")))
+
+
+def queue_token(table: Table) -> str:
+    """The card's proof of its table for the hands it queued (views/revisor/queued.py)."""
+    return signing.dumps({"table": table.pk}, salt=QUEUE_SALT)
+
+
+def seen(table: Table) -> None:
+    """The table's card was heard from: kept at most once a minute."""
+    held_hands.card_seen(table)
+    _SEEN_MARKS[table.pk] = time.monotonic()
+
+
+def _seen_due(table_id: int) -> bool:
+    return time.monotonic() - _SEEN_MARKS.get(table_id, -SEEN_EVERY_SECONDS) >= SEEN_EVERY_SECONDS
 
 
 def timer_form(card: Card, data: Mapping[str, Any] | None = None) -> CallForm:
@@ -82,6 +111,10 @@ def _render(
         "call_form": call_form or GeneralCallForm(),
         "timer_form": timer or timer_form(card),
         "token": poll_token(card.table),
+        "device": device_state(card),
+        "queue_token": queue_token(card.table),
+        "offline_rows": OFFLINE_ROWS,
+        "service_worker": worker.offered(request),
         **extra,
     }
     template = f"{TEMPLATE}#main" if request.htmx else TEMPLATE
@@ -90,6 +123,7 @@ def _render(
 
 @revisor_required
 def card(request: RevisorRequest) -> HttpResponse:
+    seen(request.revisor_table)
     return _render(request, read_card(request.revisor_table))
 
 
@@ -128,8 +162,8 @@ def answer_unchanged_poll(request: HttpRequest, ids: dict[str, object]) -> HttpR
     replaced, the draw redone, the level closed) moves that token, and a 204 tells nothing
     that the table's public page does not."""
     tournament_id, table_id = _row_id(request.GET.get("t")), _row_id(request.GET.get("table"))
-    if tournament_id is None or table_id is None:
-        return None
+    if tournament_id is None or table_id is None or _seen_due(table_id):
+        return None  # once a minute the whole way: the card is seen (`seen`)
     token = table_token(tournament_id, table_id)
     if token is None or not shows_already(request.GET["rev"], token):
         return None
@@ -145,6 +179,7 @@ def summary(request: RevisorRequest) -> HttpResponseBase:
     recorded, the answer is the whole card, to replace the page's.
     """
     table = request.revisor_table
+    seen(table)
     token = poll_token(table)
     nothing_new = unchanged(request, token)
     if nothing_new is not None:
@@ -163,7 +198,7 @@ def summary(request: RevisorRequest) -> HttpResponseBase:
     response = render(
         request,
         "tournament/revisor/_summary_poll.html",
-        {"card": card, "token": token},
+        {"card": card, "token": token, "device": device_state(card)},
     )
     return vary_on_htmx(response)
 

@@ -11,10 +11,14 @@ from django.utils.translation import ngettext
 
 from tournament.errors import ServiceError
 from tournament.forms.fields import OnceForm
-from tournament.models import Seat, Table, Tournament
-from tournament.rules.seating import deal_order
+from tournament.models import Table, Tournament
 from tournament.selectors.draws import level_with_held
-from tournament.selectors.tables import level_tables, table_seats
+from tournament.selectors.tables import (
+    dealer_order,
+    level_tables,
+    table_seats,
+    tables_without_links,
+)
 from tournament.services import revisor_access
 from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import post_only, td_required
@@ -129,12 +133,6 @@ def table_access_regenerate(
     return redirect("td:table_access", tournament.pk, table.pk)
 
 
-def dealer_order(table: Table) -> list[Seat]:
-    """The table's seats in the order the deal goes round, the first dealer first."""
-    seats = {seat.position: seat for seat in table.seats.all()}
-    return [seats[p] for p in deal_order(seats, table.first_dealer_position)]
-
-
 def _table_card(request: HttpRequest, tournament: Tournament, table: Table) -> dict[str, object]:
     """One table's printed card: its seats, the deal's order, its access and blank rows."""
     return {
@@ -166,11 +164,8 @@ def table_cards(request: HttpRequest, tournament_id: int, level: int) -> HttpRes
         {
             "tournament": tournament,
             "level": level_obj,
-            # Tables with no revisor link (a tournament restored from a backup), while
-            # their level is open: one button gives them all one.
-            "missing_links": (
-                sum(1 for t in tables if not t.revisor_key) if level_obj.closed_at is None else 0
-            ),
+            # Tables with no revisor link: one button gives them all one.
+            "missing_links": tables_without_links(level_obj, tables),
             "links_form": OnceForm(),
             "cards": cards,
             **address_warning(request),

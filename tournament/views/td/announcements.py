@@ -14,9 +14,14 @@ from tournament.models import Tournament
 from tournament.services import announcements
 from tournament.services.idempotency import AlreadyDone, kept_for
 from tournament.views.access import post_only, td_required
-from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
-from tournament.views.td.tournaments import already_done, stale_form_message
+from tournament.views.td.submit import (
+    already_done,
+    already_sent,
+    carry_out,
+    once_key,
+    stale_form_message,
+)
 
 TEMPLATE = "tournament/td/announcements/announcement.html"
 
@@ -49,33 +54,23 @@ def announcement(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if request.method != "POST":
         return _page(request, tournament, AnnouncementForm(), OnceForm())
     form = AnnouncementForm(request.POST)
-    once = OnceForm(request.POST)
-    if not once.is_valid():
-        form.is_valid()
-        form.add_error(None, stale_form_message())
-        return _page(request, tournament, form, OnceForm(), status=400)
-    key = once.cleaned_data["submission_key"]
-    if not form.is_valid():
-        if kept_for(key, "announcement.make"):  # made, and refused now (its end has passed)
-            already_done(request)
-            return redirect(_back(tournament))
-        return _page(request, tournament, form, once, status=400)
-    try:
-        announcements.announce(
-            tournament=tournament,
-            actor=request.user,
-            text=form.cleaned_data["text"],
-            ends_at=form.cleaned_data["ends_at"],
-            key=key,
+    once, key = once_key(request, form)
+    if key is not None and form.is_valid():
+        text = {"tournament": tournament, "actor": request.user, **form.service_kwargs()}
+        up = _("The announcement is up: the room sees it at its next poll.")
+        made = carry_out(
+            request,
+            form,
+            lambda: announcements.announce(key=key, **text),
+            repeated=already_sent(),
+            said=up,
         )
-    except AlreadyDone:
-        already_done(request)
+        if made is not None:
+            return redirect(_back(tournament))
+    elif key is not None and kept_for(key, "announcement.make"):
+        already_done(request)  # made, and refused now (its end has passed)
         return redirect(_back(tournament))
-    except ServiceError as error:
-        add_service_error(form, error)
-        return _page(request, tournament, form, once, status=400)
-    messages.success(request, _("The announcement is up: the room sees it at its next poll."))
-    return redirect(_back(tournament))
+    return _page(request, tournament, form, once, status=400)
 
 
 @td_required

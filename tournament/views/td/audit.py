@@ -6,18 +6,16 @@ first version (`audit/reading.py`); an entry's before and after are shown as lab
 lines (`templatetags/audit.py`).
 """
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Page
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from tournament.audit.reading import audit_entries, audit_tables
-from tournament.audit.sentences import action_label, actor_name, sentence
+from tournament.audit.reading import audit_tables
 from tournament.forms.td import AuditFilterForm
 from tournament.models import AuditEntry
+from tournament.selectors.audit_log import audit_log_page
 from tournament.views.access import td_required
 from tournament.views.td.common import get_tournament
-
-PER_PAGE = 50
 
 
 @td_required
@@ -27,23 +25,11 @@ def audit_log(request: HttpRequest, tournament_id: int) -> HttpResponse:
         request.GET or None, tournament=tournament, tables=audit_tables(tournament)
     )
     page: Page[AuditEntry] | None = None
-    status = 200
-    if form.is_bound and not form.is_valid():
-        status = 400
-    else:
-        kwargs = form.selector_kwargs() if form.is_bound else {}
-        entries = audit_entries(tournament, **kwargs)
-        # AuditLog serves what Paginator reads of it (its count and slices), not iteration.
-        paginator: Paginator[AuditEntry] = Paginator(entries, PER_PAGE)  # type: ignore[arg-type]
-        page = paginator.get_page(request.GET.get("page"))
-        for entry in page:
-            # Written now, in the reader's language, from what the entry keeps as data.
-            # Set on the entry for the template: words, not columns of AuditEntry.
-            vars(entry).update(
-                sentence=sentence(entry),
-                label=action_label(entry.action),
-                who=actor_name(entry.actor_label),
-            )
+    refused = form.is_bound and not form.is_valid()
+    if not refused:
+        filters = form.selector_kwargs() if form.is_bound else {}
+        page = audit_log_page(tournament, request.GET.get("page"), **filters)
     filtered = form.is_bound and any(request.GET.get(name) for name in form.fields)
     context = {"tournament": tournament, "form": form, "page": page, "filtered": filtered}
+    status = 400 if refused else 200
     return render(request, "tournament/td/audit/audit.html", context, status=status)

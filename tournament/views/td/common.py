@@ -2,9 +2,9 @@
 
 from django.http import Http404
 
-from tournament.models import Level, Table, Tournament
+from tournament.models import Level, Player, Table, Tournament
 from tournament.selectors.tables import tournament_table
-from tournament.selectors.tournaments import td_tournament, tournament_level
+from tournament.selectors.tournaments import td_tournament, tournament_level, tournament_player
 
 
 def get_tournament(tournament_id: int) -> Tournament:
@@ -28,3 +28,11 @@ def get_level(tournament: Tournament, number: int) -> Level:
     if level is None:
         raise Http404("No Level matches the given query.")
     return level
+
+
+def get_player(tournament: Tournament, player_id: int) -> Player:
+    """A player of this tournament; a 404 if it has none of that id."""
+    player = tournament_player(tournament, player_id)
+    if player is None:
+        raise Http404("No Player matches the given query.")
+    return player

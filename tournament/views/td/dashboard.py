@@ -44,7 +44,9 @@ def _render(
         "board": board,
         "rev": rev,
         "silent_after": SILENT_AFTER_MINUTES,
-        "call_clear_form": OnceForm(),
+        # One key for the page's forms (clear a call, record or discard a held hand): each
+        # changes one thing and the page is drawn again, with a new key, after it.
+        "page_key": OnceForm(),
     }
     template = f"{TEMPLATE}#live" if request.htmx else TEMPLATE
     return vary_on_htmx(render(request, template, context))
@@ -107,6 +109,6 @@ def alerts_bar_context(
     now = now or timezone.now()
     return {
         "tournament": tournament,
-        "board": board or dashboard(tournament, now=now),
+        "board": board or dashboard(tournament, now=now, held=False),
         "rev": rev if rev is not None else live_revision(tournament.pk, now),
     }

@@ -38,6 +38,7 @@ from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import HtmxHttpRequest, td_required
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_level, get_tournament
+from tournament.views.td.submit import carry_out
 
 TEMPLATES = "tournament/td/draws/"
 # Seconds between two polls of the projector and standings regions.
@@ -85,27 +86,27 @@ def _stale_key_message(form: forms.BaseForm) -> None:
 def draw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """What the first draw will make (players → tables), and the button that makes it."""
     tournament = get_tournament(tournament_id)
+    if request.method != "POST":
+        return _draw_page(request, tournament, DrawForm())
     form = DrawForm(request.POST or None)
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            key = form.cleaned_data["submission_key"]
-            try:
-                draws.draw_first_level(
-                    tournament=tournament,
-                    actor=request.user,
-                    withdraw_absent=form.cleaned_data["withdraw_absent"],
-                    key=key,
-                )
-            except AlreadyDone:
-                return redirect("td:level", tournament.pk, 1)
-            except ServiceError as error:
-                add_service_error(form, error)
-            else:
-                messages.success(request, _("Level 1 is drawn."))
-                return redirect("td:level", tournament.pk, 1)
-        _stale_key_message(form)
-        status = 400
+    if form.is_valid():
+        drawn = carry_out(
+            request,
+            form,
+            lambda: draws.draw_first_level(
+                tournament=tournament, actor=request.user, **form.service_kwargs()
+            ),
+            said=_("Level 1 is drawn."),
+        )
+        if drawn is not None:
+            return redirect("td:level", tournament.pk, 1)
+    _stale_key_message(form)
+    return _draw_page(request, tournament, form, status=400)
+
+
+def _draw_page(
+    request: HttpRequest, tournament: Tournament, form: DrawForm, status: int = 200
+) -> HttpResponse:
     preview = draw_preview(tournament)
     return render(
         request,
@@ -175,30 +176,34 @@ def redraw(request: HttpRequest, tournament_id: int, level: int) -> HttpResponse
         return redirect("td:level", tournament.pk, level_obj.number)
     form = RedrawLevelForm(request.POST)
     if form.is_valid():
-        key = form.cleaned_data["submission_key"]
-        try:
-            draws.redraw_level(
-                level=level_obj, actor=request.user, key=key, **form.service_kwargs()
-            )
-        except AlreadyDone:
-            return redirect("td:level", tournament.pk, level_obj.number)
-        except Conflict as error:
-            # Redone meanwhile: the page shows the new seating now, and the form (reason
-            # as typed) stands on it, so that redoing it again is a choice made seeing it.
-            form = _form_on_current_draw(request, level_obj)
-            add_service_error(form, error)
-            return _render_level(request, tournament, level_obj, form, status=409)
-        except ServiceError as error:
-            add_service_error(form, error)
-        else:
-            messages.success(
-                request,
-                _("Level %(level)d is drawn again. The old draw is kept below.")
-                % {"level": level_obj.number},
-            )
-            return redirect("td:level", tournament.pk, level_obj.number)
+        return _redraw(request, tournament, level_obj, form)
     _stale_key_message(form)
     return _render_level(request, tournament, level_obj, form, status=400)
+
+
+def _redraw(
+    request: HttpRequest, tournament: Tournament, level: Level, form: RedrawLevelForm
+) -> HttpResponse:
+    """Draw the level again, once for the form's key; a refusal is shown in the form."""
+    key = form.cleaned_data["submission_key"]
+    try:
+        draws.redraw_level(level=level, actor=request.user, key=key, **form.service_kwargs())
+    except AlreadyDone:
+        return redirect("td:level", tournament.pk, level.number)
+    except Conflict as error:
+        # Redone meanwhile: the page shows the new seating now, and the form (reason
+        # as typed) stands on it, so that redoing it again is a choice made seeing it.
+        form = _form_on_current_draw(request, level)
+        add_service_error(form, error)
+        return _render_level(request, tournament, level, form, status=409)
+    except ServiceError as error:
+        add_service_error(form, error)
+        return _render_level(request, tournament, level, form, status=400)
+    messages.success(
+        request,
+        _("Level %(level)d is drawn again. The old draw is kept below.") % {"level": level.number},
+    )
+    return redirect("td:level", tournament.pk, level.number)
 
 
 def _form_on_current_draw(request: HttpRequest, level: Level) -> RedrawLevelForm:
@@ -220,19 +225,16 @@ def release(request: HttpRequest, tournament_id: int, level: int) -> HttpRespons
         return redirect("td:level", tournament.pk, level_obj.number)
     form = ReleaseForm(request.POST)
     if form.is_valid():
-        key = form.cleaned_data["submission_key"]
-        try:
-            draws.release_draw(level=level_obj, actor=request.user, key=key)
-        except AlreadyDone:
-            return redirect("td:level", tournament.pk, level_obj.number)
-        except ServiceError as error:
-            add_service_error(form, error)
-        else:
-            messages.success(
-                request,
-                _("The seating of level %(level)d is released: the room sees it now.")
-                % {"level": level_obj.number},
-            )
+        released = carry_out(
+            request,
+            form,
+            lambda: draws.release_draw(
+                level=level_obj, actor=request.user, key=form.cleaned_data["submission_key"]
+            ),
+            said=_("The seating of level %(level)d is released: the room sees it now.")
+            % {"level": level_obj.number},
+        )
+        if released is not None:
             return redirect("td:level", tournament.pk, level_obj.number)
     _stale_key_message(form)
     return _render_level(request, tournament, level_obj, None, status=400, release_form=form)
@@ -259,28 +261,26 @@ def level_projector(request: HtmxHttpRequest, tournament_id: int, level: int) ->
         return poll
     tournament = get_tournament(tournament_id)
     level_obj = get_level(tournament, level)
+    template = TEMPLATES + "level_projector.html" + ("#seating" if request.htmx else "")
+    context = _projector_context(tournament, level_obj, token)
+    return vary_on_htmx(render(request, template, context))
+
+
+def _projector_context(tournament: Tournament, level: Level, token: str) -> dict[str, object]:
     # The projector is the room's: a draw the TD has not released shows no seat (§5).
-    seating = room_seating(level_obj)
-    template = TEMPLATES + "level_projector.html"
-    if request.htmx:
-        template += "#seating"
-    response = render(
-        request,
-        template,
-        {
-            "tournament": tournament,
-            "level": level_obj,
-            "seats": seating.seats,
-            "table_count": seating.table_count,
-            "held": seating.held,
-            # The final's few players, large (the room watches it): one column.
-            "size": "final" if seating.table_count == 1 else _list_size(len(seating.seats)),
-            "rev": token,
-            "poll_seconds": POLL_SECONDS,
-            "stop": polling_ends(tournament),
-        },
-    )
-    return vary_on_htmx(response)
+    seating = room_seating(level)
+    return {
+        "tournament": tournament,
+        "level": level,
+        "seats": seating.seats,
+        "table_count": seating.table_count,
+        "held": seating.held,
+        # The final's few players, large (the room watches it): one column.
+        "size": "final" if seating.table_count == 1 else _list_size(len(seating.seats)),
+        "rev": token,
+        "poll_seconds": POLL_SECONDS,
+        "stop": polling_ends(tournament),
+    }
 
 
 def _list_size(count: int) -> str:
@@ -333,18 +333,10 @@ def _close_confirm(
     """The confirmation page, read afresh: what closing does, what still blocks it (each
     linked), and a fresh one-time key for the level it shows."""
     review = level_close_review(tournament)
-    # Asked when an announcement is shown: at the end it goes by default (a finished
-    # tournament's pages keep no "until withdrawn"), at a level change it stays.
-    # `.announcement` is set by get_tournament's query (td_tournament), not a field.
-    asked = tournament.announcement is not None  # type: ignore[attr-defined]
     assert review.level is not None  # advance() asks only while a level is in play
-    form = AdvanceForm(
-        initial={
-            "level": review.level.number,
-            "announcement_asked": asked,
-            "withdraw_announcement": asked and review.finishes,
-        }
-    )
+    # `.announcement` is set by get_tournament's query (td_tournament), not a field.
+    shown = tournament.announcement is not None  # type: ignore[attr-defined]
+    form = AdvanceForm.to_close(review.level.number, finishes=review.finishes, announced=shown)
     return render(
         request,
         CLOSE_TEMPLATE,
@@ -369,35 +361,47 @@ def advance(request: HttpRequest, tournament_id: int) -> HttpResponse:
     linked. POST with `confirm` closes, once; a refusal re-renders the page, read afresh.
     """
     tournament = get_tournament(tournament_id)
-    if tournament.finished_at is not None:  # also a second click on the final close
-        return redirect("td:standings", tournament.pk)
-    if draws.current_level(tournament) is None:
-        return redirect("td:tournament", tournament.pk)
+    if (elsewhere := _nothing_to_close(tournament)) is not None:
+        return elsewhere
     if request.method == "GET" or "confirm" not in request.POST:
         return _close_confirm(request, tournament)
     form = AdvanceForm(request.POST)
     if not form.is_valid():
         stale = _("This form is out of date: reload the page and send it again.")
         return _close_confirm(request, tournament, errors=[stale], status=400)
-    number = form.cleaned_data["level"]
-    withdrawn = form.announcement_choice()
     try:
-        result = draws.advance(
-            tournament=tournament,
-            actor=request.user,
-            level_number=number,
-            withdraw_announcement=withdrawn,
-            key=form.cleaned_data["submission_key"],
-        )
+        result = draws.advance(tournament=tournament, actor=request.user, **form.service_kwargs())
     except AlreadyDone:  # a second click: show where the first one led
-        tournament.refresh_from_db()
-        if tournament.finished_at is not None:
-            return redirect("td:standings", tournament.pk)
-        latest = draws.current_level(tournament)
-        assert latest is not None  # not finished: the first click drew the next level
-        return redirect("td:level", tournament.pk, latest.number)
+        return _where_the_first_click_led(tournament)
     except ServiceError as error:
         return _close_confirm(request, tournament, errors=[str(error)], status=400)
+    return _advanced(request, tournament, result, form.announcement_choice())
+
+
+def _nothing_to_close(tournament: Tournament) -> HttpResponse | None:
+    """Where a close goes when no level is in play: the standings once the tournament is
+    finished (also a second click on the final close), its page before the first draw."""
+    if tournament.finished_at is not None:
+        return redirect("td:standings", tournament.pk)
+    if draws.current_level(tournament) is None:
+        return redirect("td:tournament", tournament.pk)
+    return None
+
+
+def _where_the_first_click_led(tournament: Tournament) -> HttpResponse:
+    """The standings when it finished the tournament, else the level it drew."""
+    tournament.refresh_from_db()
+    if tournament.finished_at is not None:
+        return redirect("td:standings", tournament.pk)
+    latest = draws.current_level(tournament)
+    assert latest is not None  # not finished: the first click drew the next level
+    return redirect("td:level", tournament.pk, latest.number)
+
+
+def _advanced(
+    request: HttpRequest, tournament: Tournament, result: Level | None, withdrawn: bool | None
+) -> HttpResponse:
+    """Say what closing did (the champion, or the level drawn) and go there."""
     if result is None:
         tournament.refresh_from_db()
         if tournament.champion is not None:

@@ -4,47 +4,34 @@ The CSV files are UTF-8 with a byte order mark, so that Excel shows Å, Ä and �
 and their headers are in the TD's language. They are separated as a spreadsheet of that
 language expects when it opens the file: by commas in English, by semicolons in Swedish
 (where the comma is the decimal sign, and Excel splits a CSV file at semicolons). The
-csv module quotes a cell that holds the separator. Every number in them is a whole
-number, written plainly (-15, never 1,234 nor 1 234): it reads as a number in either
-language. A text cell that a spreadsheet would read as a formula (it starts with =, +,
--, @) gets a leading apostrophe. A prize is written in the currency's units, with the
-language's decimal sign when it has öre (6575,50 in Swedish, 6575.50 in English), never
-grouped: a number in either language's spreadsheet.
+csv module quotes a cell that holds the separator. Their cells (whole numbers written
+plainly, no text read as a formula, prizes in the currency's units) are the selector's:
+selectors/exports.py.
 """
 
 import csv
-import datetime
 import io
 import json
-import uuid
-from collections.abc import Iterable, Sequence
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournament import backups as backup_service
-from tournament.audit.sentences import actor_name
-from tournament.errors import ServiceError
 from tournament.forms.td import ImportBackupForm
 from tournament.models import Tournament
-from tournament.rules.money import amount_input
-from tournament.selectors.exports import tournament_hand_results
-from tournament.selectors.prizes import prized_standings
-from tournament.selectors.standings import standings
+from tournament.selectors.exports import Sheet, hands_sheet, standings_sheet
 from tournament.selectors.tournaments import tournament_named
 from tournament.services.idempotency import AlreadyDone
 from tournament.views.access import td_required
-from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
+from tournament.views.td.submit import carry_out
 
 TEMPLATES = "tournament/td/exports/"
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The separator a spreadsheet expects in the reader's language: languages that write
 # decimals with a comma (Swedish) separate a CSV file's cells with semicolons.
 DELIMITERS = {"sv": ";"}
@@ -64,45 +51,23 @@ def download(content: bytes, *, filename: str, content_type: str) -> HttpRespons
     return response
 
 
-def text_cell(value: object) -> str:
-    """A text for a spreadsheet cell: never read as a formula."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
-def number_cell(value: int | None) -> int | str:
-    return "" if value is None else value
-
-
 def delimiter() -> str:
     """The cells' separator for the language the request is answered in."""
     language = (get_language() or "").split("-")[0]
     return DELIMITERS.get(language, ",")
 
 
-def csv_download(
-    header: Sequence[object], rows: Iterable[Sequence[object]], *, filename: str
-) -> HttpResponse:
+def csv_download(sheet: Sheet, *, filename: str) -> HttpResponse:
     buffer = io.StringIO()
     buffer.write("\ufeff")  # the byte order mark: Excel then reads the file as UTF-8
     writer = csv.writer(buffer, delimiter=delimiter())
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow(sheet.header)
+    writer.writerows(sheet.rows)
     return download(
         buffer.getvalue().encode("utf-8"),
         filename=filename,
         content_type="text/csv; charset=utf-8",
     )
-
-
-def yes_no(value: bool | None) -> str:
-    if value is None:
-        return ""
-    return _("yes") if value else _("no")
-
-
-def local_time(value: datetime.datetime | None) -> str:
-    return "" if value is None else timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
 
 
 # ---------------------------------------------------------------- backup and import
@@ -125,16 +90,6 @@ def _import_page(request: HttpRequest, form: ImportBackupForm, status: int = 200
     return render(request, TEMPLATES + "import.html", {"form": form}, status=status)
 
 
-def _imported_before(form: ImportBackupForm) -> Tournament | None:
-    """The tournament a repeated submission imported the first time, if it can be found."""
-    data = form.data_from_file()
-    settings = data.get("settings") if isinstance(data, dict) else None
-    name = settings.get("name") if isinstance(settings, dict) else None
-    if not isinstance(name, str):
-        return None
-    return tournament_named(name)
-
-
 @td_required
 @require_http_methods(["GET", "POST"])
 def import_backup(request: HttpRequest) -> HttpResponse:
@@ -143,33 +98,41 @@ def import_backup(request: HttpRequest) -> HttpResponse:
         return _import_page(request, ImportBackupForm())
     form = ImportBackupForm(request.POST, request.FILES)
     if not form.is_valid():
-        if "submission_key" in form.errors:  # a damaged form: the next try gets a fresh key
-            data = request.POST.copy()  # the form's data
-            data["submission_key"] = str(uuid.uuid4())
-            form.data = data
+        form.renew_damaged_key()  # a damaged form: the next try gets a fresh key
         return _import_page(request, form, status=400)
-    tournament: Tournament | None
-    try:
-        tournament = backup_service.import_tournament(
+    done = carry_out(
+        request,
+        form,
+        lambda: backup_service.import_tournament(
             form.data_from_file(), actor=request.user, key=form.cleaned_data["submission_key"]
-        )
-    except AlreadyDone as repeat:
-        # The tournament it imported; for a key kept before 0018, found by its name.
-        first = repeat.first
-        tournament = first if isinstance(first, Tournament) else _imported_before(form)
-        messages.info(request, _("This backup was imported already: nothing was imported again."))
-        if tournament is None:
-            return redirect("td:dashboard")
-    except ServiceError as error:
-        add_service_error(form, error)
+        ),
+    )
+    if done is None:
         return _import_page(request, form, status=400)
-    else:
-        messages.success(request, _("Imported “%(name)s”.") % {"name": tournament.name})
-        # Set by import_tournament on the tournament it made (not a field).
-        note = tournament.accounts_note  # type: ignore[attr-defined]
-        if note:
-            messages.info(request, note)
+    tournament = _imported(request, form, done)
+    if tournament is None:
+        return redirect("td:dashboard")
     return redirect("td:tournament", tournament.pk)
+
+
+def _imported(
+    request: HttpRequest, form: ImportBackupForm, done: Tournament | AlreadyDone
+) -> Tournament | None:
+    """The tournament imported, said in a message; for the same file sent again, the one
+    its first import made (for a key kept before 0018, found by its name), or None."""
+    if isinstance(done, AlreadyDone):
+        messages.info(request, _("This backup was imported already: nothing was imported again."))
+        first = done.first
+        if isinstance(first, Tournament):
+            return first
+        name = form.tournament_name()
+        return tournament_named(name) if name is not None else None
+    messages.success(request, _("Imported “%(name)s”.") % {"name": done.name})
+    # Set by import_tournament on the tournament it made (not a field).
+    note = done.accounts_note  # type: ignore[attr-defined]
+    if note:
+        messages.info(request, note)
+    return done
 
 
 # ---------------------------------------------------------------- CSV
@@ -180,39 +143,9 @@ def import_backup(request: HttpRequest) -> HttpResponse:
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings (rules.md section 6) as on the standings page."""
     tournament = get_tournament(tournament_id)
-    labels = {
-        "champion": _("Champion"),
-        "in": _("Still playing"),
-        "out": _("Out"),
-        "disqualified": _("Disqualified"),
-    }
-    header = [
-        _("Rank"),
-        _("Start number"),
-        _("Name"),
-        _("Status"),
-        _("Level"),
-        _("Place"),
-        _("Points"),
-    ]
-    prized = prized_standings(tournament, standings(tournament))
-    rows: list[list[object]] = [
-        [
-            number_cell(standing.rank),
-            standing.player.number,
-            text_cell(standing.player.name),
-            labels[standing.status],
-            number_cell(standing.level),
-            number_cell(standing.place),
-            number_cell(standing.points),
-        ]
-        for standing in prized.rows
-    ]
-    if prized.figures.any:  # each winner's prize, once the standings are final
-        header.append(_("Prize (%(currency)s)") % {"currency": prized.figures.currency})
-        for row, standing in zip(rows, prized.rows, strict=True):
-            row.append("" if standing.prize is None else amount_input(standing.prize))
-    return csv_download(header, rows, filename=f"{file_stem(tournament)}-standings.csv")
+    return csv_download(
+        standings_sheet(tournament), filename=f"{file_stem(tournament)}-standings.csv"
+    )
 
 
 @td_required
@@ -220,56 +153,4 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def hands_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Every current hand version, one line per player, in the order played."""
     tournament = get_tournament(tournament_id)
-    header = [
-        _("Level"),
-        _("Table"),
-        _("Hand"),
-        _("Version"),
-        _("Entry"),
-        _("Dealer"),
-        _("Player"),
-        _("Seat"),
-        _("Points"),
-        _("In Fantasyland"),
-        _("To Fantasyland next"),
-        _("Fouled"),
-        _("Royalties"),
-        _("Front"),
-        _("Middle"),
-        _("Back"),
-        _("Entered by"),
-        _("At"),
-        _("Correction reason"),
-    ]
-    rows: list[list[object]] = []
-    for result in tournament_hand_results(tournament):
-        version = result.version
-        hand = version.hand
-        entered_by = actor_name(version.entered_by_label) or (
-            version.created_by.get_username() if version.created_by else ""
-        )
-        rows.append(
-            [
-                hand.table.level.number,
-                hand.table.number,
-                hand.number,
-                version.version,
-                version.get_mode_display(),
-                # Annotated by tournament_hand_results' query (not a column).
-                text_cell(result.dealer_name),  # type: ignore[attr-defined]
-                text_cell(result.seat.player.name),
-                result.seat.position + 1,
-                result.points,
-                yes_no(result.in_fantasyland),
-                yes_no(result.fantasyland_next),
-                yes_no(result.fouled),
-                number_cell(result.royalties),
-                result.front,
-                result.middle,
-                result.back,
-                text_cell(entered_by),
-                local_time(version.created_at),
-                text_cell(version.reason),
-            ]
-        )
-    return csv_download(header, rows, filename=f"{file_stem(tournament)}-hands.csv")
+    return csv_download(hands_sheet(tournament), filename=f"{file_stem(tournament)}-hands.csv")

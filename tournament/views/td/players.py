@@ -14,7 +14,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -22,21 +22,24 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from tournament.errors import ServiceError
+from tournament.errors import InvalidEntry, ServiceError
 from tournament.forms.fields import OnceForm
-from tournament.forms.td import PlayerForm, PlayerListForm, RenamePlayerForm
+from tournament.forms.td import AddPlayerForm, PlayerListForm, RenamePlayerForm
 from tournament.lib.search import search
+from tournament.live.polling import unchanged, vary_on_htmx
 from tournament.models import Player, Tournament
 from tournament.rules.names import Line
 from tournament.selectors.prizes import paying_players, pool_change
-from tournament.selectors.tournaments import player_roster, tournament_player
+from tournament.selectors.tokens import tournament_revision
+from tournament.selectors.tournaments import player_roster
 from tournament.services import checkin, registration
 from tournament.services.idempotency import AlreadyDone, kept_for
 from tournament.services.registration import ListRegistered
 from tournament.views.access import td_required
 from tournament.views.refusals import add_service_error
-from tournament.views.td.common import get_tournament
-from tournament.views.td.tournaments import already_done, stale_form_message
+from tournament.views.td.check_in import self_check_in_context
+from tournament.views.td.common import get_player, get_tournament
+from tournament.views.td.submit import already_done, stale_form_message
 
 PAGE = "tournament/td/players/players.html"
 
@@ -109,17 +112,24 @@ def _carry_out[R](
         return once, None
 
 
+def _add_form(tournament: Tournament, data: object = None) -> AddPlayerForm:
+    """The add form, offering earlier players as the TD types (docs/register.md)."""
+    url = reverse("td:earlier_players", args=[tournament.pk])
+    return AddPlayerForm(data, tournament=tournament, suggestions_url=url)
+
+
 def _page(
     request: HttpRequest,
     tournament: Tournament,
     *,
     status: int = 200,
-    add: tuple[PlayerForm, OnceForm] | None = None,
+    add: tuple[AddPlayerForm, OnceForm] | None = None,
     paste: tuple[PlayerListForm, OnceForm] | None = None,
     refusal: str | None = None,
+    template: str = PAGE,
 ) -> HttpResponse:
     roster = player_roster(tournament)
-    add_form, add_once = add or (PlayerForm(tournament=tournament), OnceForm(prefix="add"))
+    add_form, add_once = add or (_add_form(tournament), OnceForm(prefix="add"))
     paste_form, paste_once = paste or (
         PlayerListForm(tournament=tournament),
         OnceForm(prefix="paste"),
@@ -129,29 +139,42 @@ def _page(
     shown = roster.entries
     if query:
         shown = search(query, roster.entries, name=lambda entry: entry.player.name)
+    field = registration.field_state(tournament)
     if request.GET.get("added") and add is None:
         add_form.fields["name"].widget.attrs["autofocus"] = True
     context = {
         "tournament": tournament,
         "roster": roster,
         "shown": shown,
+        # Each row's tick or undo is a form of its own, with its own one-time key.
+        "rows": [(entry, OnceForm(auto_id=False)) for entry in shown],
         "query": query,
+        # Before the first draw the check-in list is a live region (docs/live.md): players
+        # check themselves in.
+        "rev": tournament_revision(tournament.pk) if field == registration.FIELD_OPEN else "",
+        "self_check_in": self_check_in_context(request, tournament),
         "add_form": add_form,
         "add_once": add_once,
         "paste_form": paste_form,
         "paste_once": paste_once,
         "can_draw": not roster.drawn and roster.active >= 2,
-        "field": registration.field_state(tournament),
+        "field": field,
         "refusal": refusal,
         # What one more player does to the prize pool, shown by the add form.
         "pool": pool_change(tournament, roster.active, +1),
     }
-    return render(request, PAGE, context, status=status)
+    return vary_on_htmx(render(request, template, context, status=status))
 
 
 @td_required
 def players(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The player list; a POST adds one player."""
+    """The player list; a POST adds one player. An htmx poll (`?rev=`) gets the check-in
+    list's region, or 204 when nothing changed."""
+    if request.method != "POST" and request.htmx and "rev" in request.GET:  # type: ignore[attr-defined]
+        unmoved = unchanged(request, tournament_revision(tournament_id))
+        if unmoved is not None:
+            return unmoved
+        return _page(request, get_tournament(tournament_id), template=PAGE + "#check_in_list")
     tournament = get_tournament(tournament_id)
     if request.method != "POST":
         return _page(request, tournament)
@@ -160,7 +183,7 @@ def players(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return _page(request, tournament, status=400, refusal=_closed_message())
     # Level 1 drawn, no hand yet: the change draws it again (services/registration.py).
     late = field == registration.FIELD_LATE
-    form = PlayerForm(request.POST, tournament=tournament)
+    form = _add_form(tournament, request.POST)
     once, player = _carry_out(
         request,
         form,
@@ -229,6 +252,12 @@ def _report_list(request: HttpRequest, done: ListRegistered) -> None:
         )
     else:
         messages.info(request, _("Nothing new in the list: every name is already registered."))
+    if done.linked:
+        messages.info(
+            request,
+            _("Played here before, linked to the register by name: %(names)s.")
+            % {"names": ", ".join(player.name for player in done.linked)},
+        )
     registered = [line for line in done.skipped if line.same and line.same.number is not None]
     if registered:
         shown = ", ".join(_as_registered(line) for line in registered)
@@ -266,10 +295,7 @@ def _as_registered(line: Line) -> str:
 
 
 def _player(tournament: Tournament, player_id: int) -> Player:
-    player = tournament_player(tournament, player_id)
-    if player is None:
-        raise Http404("No Player matches the given query.")
-    return player
+    return get_player(tournament, player_id)
 
 
 @td_required
@@ -424,10 +450,15 @@ def _check_in_change(
     player.tournament = tournament
     if request.method != "POST":
         return redirect(_players_url(tournament))
+    once = OnceForm(request.POST)
     try:
-        service(player=player, actor=request.user)
+        if not once.is_valid():
+            raise InvalidEntry(stale_form_message())
+        service(player=player, actor=request.user, key=once.cleaned_data["submission_key"])
+    except AlreadyDone:
+        already_done(request)  # the same tap sent twice: made once
     except ServiceError as error:
-        # A second tap, or the draw made meanwhile: said, nothing changed.
+        # A tap from another page, or the draw made meanwhile: said, nothing changed.
         messages.error(request, str(error))
     else:
         messages.success(request, done % {"name": player.name})

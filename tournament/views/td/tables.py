@@ -43,13 +43,14 @@ from tournament.selectors.penalties import (
 from tournament.selectors.score_card import ScoreCard, score_card
 from tournament.selectors.tables import is_final_table
 from tournament.selectors.tokens import revision_token
-from tournament.services import calls, hands, penalties
+from tournament.services import calls, hands, penalties, ties
 from tournament.services.idempotency import AlreadyDone, kept_for
-from tournament.services.penalties import CostChanged, PenaltyCost, penalty_cost
+from tournament.services.penalties import CostChanged, PenaltyCost, given_cost, penalty_cost
 from tournament.services.stale import by_whom, clock
 from tournament.views.access import HtmxHttpRequest, post_only, td_required
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_table, get_tournament
+from tournament.views.td.submit import carry_out
 
 TEMPLATE = "tournament/td/tables/table.html"
 CORRECT_TEMPLATE = "tournament/td/tables/correct.html"
@@ -387,77 +388,83 @@ def penalty_new(request: HttpRequest, tournament_id: int, table_id: int) -> Http
     """Step 1 (the table page's form): state the cost; step 2 (`confirm`): give it."""
     tournament, table = _tables(tournament_id, table_id)
     form = TablePenaltyForm(request.POST, tournament=tournament, table=table)
-    in_play = table.draw.superseded_at is None and table.level.closed_at is None
-    # Refused by the page's own checks (the player disqualified, the level closed): a key
-    # that gave a penalty is that confirmation sent again.
-    refused = not in_play or not form.is_valid()
-    if "confirm" in request.POST and refused and replayed(request, "penalty.give"):
-        messages.info(request, _("This penalty was already given: nothing was given twice."))
-        return redirect(table_url(tournament, table) + "#penalties")
-    if not in_play:
-        form.is_valid()
-        form.add_error(
-            None,
-            _("This table is no longer in play: give the penalty at the player's current table."),
-        )
-        return render_page(request, tournament, table, status=400, penalty_form=form)
+    try:
+        penalties.check_table_takes_penalty(table)
+    except ServiceError as error:
+        return _penalty_refused(request, tournament, table, form, error)
     if not form.is_valid():
-        return render_page(request, tournament, table, status=400, penalty_form=form)
+        return _penalty_refused(request, tournament, table, form)
     if "edit" in request.POST:  # back from the confirmation to change it: nothing lost
         return render_page(request, tournament, table, penalty_form=form)
-    player, kind = form.cleaned_data["player"], form.cleaned_data["kind"]
-    call_id = _call_id(request)
     if "confirm" not in request.POST:
-        cost = penalty_cost(player, kind)
-        return _confirm(request, tournament, table, form, cost, call_id=call_id)
+        cost = penalty_cost(form.cleaned_data["player"], form.cleaned_data["kind"])
+        return _confirm(request, tournament, table, form, cost)
+    return _give_penalty(request, tournament, table, form)
+
+
+def _penalty_refused(
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
+    form: TablePenaltyForm,
+    error: ServiceError | None = None,
+) -> HttpResponse:
+    """Refused by the page's own checks (the player disqualified, the level closed): a
+    confirmation whose key gave a penalty is that confirmation sent again, else the table
+    page with the form as typed and why."""
+    if "confirm" in request.POST and replayed(request, "penalty.give"):
+        return _penalty_given_before(request, tournament, table)
+    return _refused_in_page(request, tournament, table, form, error)
+
+
+def _refused_in_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
+    form: TablePenaltyForm | TieOnceForm,
+    error: ServiceError | None,
+) -> HttpResponse:
+    """The table page, status 400, with the refused form as typed, its errors and `error`."""
+    form.is_valid()
+    if error is not None:
+        add_service_error(form, error)
+    if isinstance(form, TablePenaltyForm):
+        return render_page(request, tournament, table, status=400, penalty_form=form)
+    return render_page(request, tournament, table, status=400, tie_form=form)
+
+
+def _penalty_given_before(
+    request: HttpRequest, tournament: Tournament, table: Table
+) -> HttpResponse:
+    messages.info(request, _("This penalty was already given: nothing was given twice."))
+    return redirect(table_url(tournament, table) + "#penalties")
+
+
+def _give_penalty(
+    request: HttpRequest, tournament: Tournament, table: Table, form: TablePenaltyForm
+) -> HttpResponse:
+    """Step 2: the penalty at the cost stated (checked again), clearing the call it answers."""
     try:
-        result = penalties.give_stated_penalty(
+        given = penalties.give_stated_penalty(
             actor=request.user,
             stated_warning=request.POST.get("warning_number"),
-            call=call_id,
+            call=form.call_id(),
             key=form.cleaned_data["submission_key"],
             **form.service_kwargs(),
         )
     except AlreadyDone:
-        messages.info(request, _("This penalty was already given: nothing was given twice."))
-        return redirect(table_url(tournament, table) + "#penalties")
+        return _penalty_given_before(request, tournament, table)
     except CostChanged as changed:
-        return _confirm(
-            request,
-            tournament,
-            table,
-            form,
-            changed.cost,
-            changed=True,
-            status=400,
-            call_id=call_id,
-        )
+        return _confirm(request, tournament, table, form, changed.cost, changed=True, status=400)
     except ServiceError as error:
         add_service_error(form, error)
         return render_page(request, tournament, table, status=400, penalty_form=form)
     messages.success(
         request,
         _("Penalty given to %(name)s: %(cost)s.")
-        % {"name": player.name, "cost": cost_text(_priced(result))},
+        % {"name": form.cleaned_data["player"].name, "cost": cost_text(given_cost(given))},
     )
     return redirect(table_url(tournament, table) + "#penalties")
-
-
-def _priced(penalty: Penalty) -> PenaltyCost:
-    """The cost as given (the service's numbers), to say what was done."""
-    return PenaltyCost(
-        # A penalty just given is numbered (PenaltyCost's type; the column allows none).
-        warning_number=penalty.warning_number,  # type: ignore[arg-type]
-        points=penalty.points,
-        disqualifies=penalty.player.disqualified,
-        table=penalty.table,
-    )
-
-
-def _call_id(request: HttpRequest) -> int | None:
-    """The revisor's call the penalty is given from (the dashboard's timeout call), or None."""
-    value = request.POST.get("call", "")
-    return int(value) if value.isdigit() and len(value) <= 18 else None
 
 
 def recorded_meanwhile(table: Table, number: int) -> str | None:
@@ -495,7 +502,6 @@ def _confirm(
     *,
     changed: bool = False,
     status: int = 200,
-    call_id: int | None = None,
 ) -> HttpResponse:
     player = form.cleaned_data["player"]
     facts = penalty_confirmation(table, player, cost)
@@ -512,7 +518,7 @@ def _confirm(
         "total_after": facts.total_after,
         "outcome": facts.outcome,
         "changed": changed,
-        "call_id": call_id,
+        "call_id": form.call_id(),
     }
     return render(request, CONFIRM_TEMPLATE, context, status=status)
 
@@ -524,36 +530,47 @@ def penalty_rescind(request: HttpRequest, tournament_id: int, penalty_id: int) -
     penalty = tournament_penalty(tournament, penalty_id)
     if penalty is None:
         raise Http404("No Penalty matches the given query.")
+    back = safe_next(request, _penalty_back(tournament, penalty))
+    if request.method != "POST":
+        return _rescind_page(request, tournament, penalty, RescindOnceForm(), back)
+    form = RescindOnceForm(request.POST)
+    if form.is_valid() and _rescinded(request, penalty, form):
+        return redirect(back)
+    return _rescind_page(request, tournament, penalty, form, back, status=400)
+
+
+def _penalty_back(tournament: Tournament, penalty: Penalty) -> str:
+    """Where the rescind page goes back to: the penalty's table, or the tournament's page."""
     if penalty.table is not None:
-        fallback = table_url(tournament, penalty.table) + "#penalties"
-    else:
-        fallback = reverse("td:tournament", args=[tournament.pk])
-    back = safe_next(request, fallback)
-    status = 200
-    if request.method == "POST":
-        form = RescindOnceForm(request.POST)
-        if form.is_valid():
-            try:
-                penalties.rescind_penalty(
-                    penalty=penalty,
-                    actor=request.user,
-                    key=form.cleaned_data["submission_key"],
-                    **form.service_kwargs(),
-                )
-            except AlreadyDone:
-                messages.info(request, _("This penalty was already rescinded."))
-                return redirect(back)
-            except ServiceError as error:
-                add_service_error(form, error)
-            else:
-                messages.success(
-                    request,
-                    _("%(name)s's penalty is rescinded.") % {"name": penalty.player.name},
-                )
-                return redirect(back)
-        status = 400
-    else:
-        form = RescindOnceForm()
+        return table_url(tournament, penalty.table) + "#penalties"
+    return reverse("td:tournament", args=[tournament.pk])
+
+
+def _rescinded(request: HttpRequest, penalty: Penalty, form: RescindOnceForm) -> bool:
+    """Rescind it (said in a message): False when refused (the reason is on `form`)."""
+    done = carry_out(
+        request,
+        form,
+        lambda: penalties.rescind_penalty(
+            penalty=penalty,
+            actor=request.user,
+            key=form.cleaned_data["submission_key"],
+            **form.service_kwargs(),
+        ),
+        repeated=_("This penalty was already rescinded."),
+        said=_("%(name)s's penalty is rescinded.") % {"name": penalty.player.name},
+    )
+    return done is not None
+
+
+def _rescind_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    penalty: Penalty,
+    form: RescindOnceForm,
+    back: str,
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "tournament": tournament,
         "penalty": penalty,
@@ -577,35 +594,48 @@ def tie(request: HttpRequest, tournament_id: int, table_id: int) -> HttpResponse
     card = score_card(table)
     form = TieOnceForm(request.POST, leaders=card.tie_leaders, settlement=card.settlement)
     try:
-        hands.check_table_open(table)  # before the confirmation: a closed level is final
+        ties.check_tie_to_settle(table, card.tie_leaders)  # a closed level is final
     except ServiceError as error:
-        if replayed(request, "tie.settle"):
-            return _tie_already_settled(request, tournament, table)
-        form.is_valid()
-        add_service_error(form, error)
-        return render_page(request, tournament, table, status=400, tie_form=form)
-    valid = form.is_valid()
-    if (not card.tie_leaders or not valid) and replayed(request, "tie.settle"):
-        return _tie_already_settled(request, tournament, table)
-    if not card.tie_leaders:
-        form.add_error(
-            None,
-            _("Table %(table)d has no tie for first to settle.") % {"table": table.number},
-        )
-        return render_page(request, tournament, table, status=400, tie_form=form)
-    if not valid:
-        return render_page(request, tournament, table, status=400, tie_form=form)
+        return _tie_form_refused(request, tournament, table, form, error)
+    if not form.is_valid():
+        return _tie_form_refused(request, tournament, table, form)
     if "edit" in request.POST:  # back from the confirmation to change it: nothing lost
         return render_page(request, tournament, table, tie_form=form)
     if "confirm" not in request.POST:
-        shown = card.settlement.pk if card.settlement is not None else None
-        if form.cleaned_data["settlement"] != shown:
-            # Decided meanwhile: the confirmation would state a change the page never
-            # showed. Refused here already, as the service refuses it on confirming.
-            return _tie_refused(
-                request, tournament, table, hands.tie_decided_meanwhile(table, card.settlement)
-            )
-        return _tie_confirm(request, tournament, table, card, form)
+        return _tie_step_one(request, tournament, table, card, form)
+    return _settle_tie(request, tournament, table, card, form)
+
+
+def _tie_form_refused(
+    request: HttpRequest,
+    tournament: Tournament,
+    table: Table,
+    form: TieOnceForm,
+    error: ServiceError | None = None,
+) -> HttpResponse:
+    """Refused by the page's own checks: a key that settled the tie is that submission sent
+    again; else the table page with the form as typed and why."""
+    if replayed(request, "tie.settle"):
+        return _tie_already_settled(request, tournament, table)
+    return _refused_in_page(request, tournament, table, form, error)
+
+
+def _tie_step_one(
+    request: HttpRequest, tournament: Tournament, table: Table, card: ScoreCard, form: TieOnceForm
+) -> HttpResponse:
+    """The confirmation; refused already when the tie was decided meanwhile (it would
+    state a change the page never showed), as the service refuses it on confirming."""
+    try:
+        ties.check_decision_shown(table, card.settlement, form.cleaned_data["settlement"])
+    except Conflict as error:
+        return _tie_refused(request, tournament, table, error)
+    return _tie_confirm(request, tournament, table, card, form)
+
+
+def _settle_tie(
+    request: HttpRequest, tournament: Tournament, table: Table, card: ScoreCard, form: TieOnceForm
+) -> HttpResponse:
+    """Step 2: settle it (or decide it again), once for the form's key."""
     try:
         hands.settle_tie(
             table=table,

@@ -30,6 +30,7 @@ from tournament.views.access import td_required
 from tournament.views.refusals import add_service_error
 from tournament.views.td.common import get_tournament
 from tournament.views.td.prizes import section as prize_section
+from tournament.views.td.submit import already_done, once_key
 
 # Which rules decisions (tournament/rules/decisions.py, by their English title) are shown
 # next to which setting; the page also lists every decision.
@@ -127,12 +128,14 @@ def _field_decisions() -> dict[str, list[tuple[Label, Label]]]:
     }
 
 
-def stale_form_message() -> str:
-    return _("This form is out of date (its key is missing). Check the values and send it again.")
+# The one-time key's prefix of the earlier results' setting (views/td/register.py): the
+# settings page has other forms.
+EARLIER_ONCE = "earlier"
 
 
-def already_done(request: HttpRequest) -> None:
-    messages.info(request, _("This form was already sent; nothing was changed again."))
+def earlier_results_section() -> dict[str, object]:
+    """The settings page's section for the earlier results' setting: its one-time key."""
+    return {"earlier_once": OnceForm(prefix=EARLIER_ONCE)}
 
 
 def _settings_context(
@@ -166,7 +169,7 @@ def _carry_out[R](
     AlreadyDone for the same submission sent again); result None when the key, the form or
     the service refused (then the reason is on `form`: a name another tournament has next
     to the name field)."""
-    once, key = _bound_once(request, form)
+    once, key = once_key(request, form)
     if key is None or not form.is_valid():
         return once, None
     try:
@@ -179,15 +182,6 @@ def _carry_out[R](
     except ServiceError as error:
         add_service_error(form, error)
         return once, None
-
-
-def _bound_once(request: HttpRequest, form: forms.BaseForm) -> tuple[OnceForm, uuid.UUID | None]:
-    """The submission key of a POST; a missing or broken one is reported on `form`."""
-    once = OnceForm(request.POST)
-    if once.is_valid():
-        return once, once.cleaned_data["submission_key"]
-    form.add_error(None, stale_form_message())
-    return OnceForm(), None
 
 
 @td_required
@@ -228,19 +222,12 @@ def create(request: HttpRequest) -> HttpResponse:
 @td_required
 def settings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
-    template = "tournament/td/tournaments/settings.html"
     if registration.first_draw_made(tournament):
-        context = _locked_context(tournament, TournamentNameForm(initial={"name": tournament.name}))
-        context.update(prize_section(tournament))  # buy-ins and prizes can still change
-        if request.method == "POST":
-            context["refusal"] = _("Settings are fixed once the first draw is made.")
-            return render(request, template, context, status=400)
-        return render(request, template, context)
+        return _fixed_settings_page(request, tournament)
     initial = registration.settings_of(tournament)
     if request.method != "POST":
         form = TournamentSettingsForm(initial=initial)
-        context = _settings_context(form, OnceForm(), tournament=tournament)
-        return render(request, template, {**context, **prize_section(tournament)})
+        return _settings_page(request, tournament, form, OnceForm())
     form = TournamentSettingsForm(request.POST, initial=initial)
     once, done = _carry_out(
         request,
@@ -249,14 +236,43 @@ def settings(request: HttpRequest, tournament_id: int) -> HttpResponse:
             tournament=tournament, actor=request.user, key=key, **form.values()
         ),
     )
-    if done is not None:
-        if isinstance(done, AlreadyDone):
-            already_done(request)
-        else:
-            messages.success(request, _("Settings saved."))
-        return redirect(reverse("td:settings", args=[tournament.pk]))
+    if done is None:
+        return _settings_page(request, tournament, form, once, status=400)
+    if isinstance(done, AlreadyDone):
+        already_done(request)
+    else:
+        messages.success(request, _("Settings saved."))
+    return redirect(reverse("td:settings", args=[tournament.pk]))
+
+
+SETTINGS_TEMPLATE = "tournament/td/tournaments/settings.html"
+
+
+def _settings_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: TournamentSettingsForm,
+    once: OnceForm,
+    status: int = 200,
+) -> HttpResponse:
+    """The settings as a form (before the first draw), with the prizes' and the earlier
+    results' sections."""
     context = _settings_context(form, once, tournament=tournament)
-    return render(request, template, {**context, **prize_section(tournament)}, status=400)
+    context.update(prize_section(tournament))
+    context.update(earlier_results_section())
+    return render(request, SETTINGS_TEMPLATE, context, status=status)
+
+
+def _fixed_settings_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The settings read-only once the first draw is made, the name still correctable; a
+    change sent anyway is refused on the page (as the service refuses it)."""
+    context = _locked_context(tournament, TournamentNameForm(initial={"name": tournament.name}))
+    context.update(prize_section(tournament))  # buy-ins and prizes can still change
+    context.update(earlier_results_section())
+    if request.method == "POST":
+        context["refusal"] = _("Settings are fixed once the first draw is made.")
+        return render(request, SETTINGS_TEMPLATE, context, status=400)
+    return render(request, SETTINGS_TEMPLATE, context)
 
 
 @td_required
@@ -281,7 +297,7 @@ def rename(request: HttpRequest, tournament_id: int) -> HttpResponse:
             )
         return redirect(reverse("td:settings", args=[tournament.pk]))
     context = {**_locked_context(tournament, form, once), **prize_section(tournament)}
-    return render(request, "tournament/td/tournaments/settings.html", context, status=400)
+    return render(request, SETTINGS_TEMPLATE, context, status=400)
 
 
 def _locked_context(

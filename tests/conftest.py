@@ -95,14 +95,16 @@ class _Connections:
 
     Sharing one SQLite connection, the server's threads serve one request at a time: two
     at once on it fail with "bad parameter or other API misuse" or read each other's rows
-    (a poll kept an announcement the TD had withdrawn). On PostgreSQL each has its own."""
+    (a poll kept an announcement the TD had withdrawn), and the test's own thread takes the
+    same lock for each of its queries and transactions (`_guard_shared_connection`). On
+    PostgreSQL each has its own."""
 
     def __init__(self, server, shares_connection):
         self.open = 0
         self.busy = 0
         self.holding = False  # `held()`: new requests wait while the test writes
         self.changed = threading.Condition()
-        self.one_at_a_time = threading.Lock() if shares_connection else None
+        self.one_at_a_time = threading.RLock() if shares_connection else None
         serve = server.process_request_thread
         counts = self
 
@@ -178,6 +180,70 @@ class _Connections:
                 self.changed.notify_all()
 
 
+@contextlib.contextmanager
+def _guard_shared_connection(lock):
+    """On SQLite the test's thread shares its connection with the live server's, which serve
+    one request at a time under `lock`: the test's queries and transactions (a service
+    called while a page polls, an assertion reading the database) take it too, so that a
+    poll never runs in the middle of them (it would read rows not yet committed, or use the
+    connection at the same moment and fail). Reentrant: a request's own queries, already
+    under it, and nested atomic blocks take it again. A transaction holds it to its end."""
+    from django.db import transaction
+    from django.db.models.sql import compiler
+
+    patched = []
+
+    def guard(owner, name, wrap):
+        original = getattr(owner, name)
+        patched.append((owner, name, original))
+        setattr(owner, name, wrap(original))
+
+    def locked(method):
+        def under_lock(*args, **kwargs):
+            with lock:
+                return method(*args, **kwargs)
+
+        return under_lock
+
+    def entered(enter):
+        def enter_under_lock(self):
+            lock.acquire()
+            try:
+                return enter(self)
+            except BaseException:
+                lock.release()
+                raise
+
+        return enter_under_lock
+
+    def exited(exit_):
+        def exit_and_release(self, *exc_info):
+            try:
+                return exit_(self, *exc_info)
+            finally:
+                lock.release()
+
+        return exit_and_release
+
+    # execute_sql fetches a query's rows too (all of them, unless iterated in chunks).
+    for owner in (
+        compiler.SQLCompiler,
+        compiler.SQLInsertCompiler,
+        compiler.SQLDeleteCompiler,
+        compiler.SQLUpdateCompiler,
+        compiler.SQLAggregateCompiler,
+    ):
+        if "execute_sql" in vars(owner):
+            guard(owner, "execute_sql", locked)
+    guard(transaction.Atomic, "__enter__", entered)
+    guard(transaction.Atomic, "__exit__", exited)
+    try:
+        yield
+    finally:
+        for owner, name, original in reversed(patched):
+            setattr(owner, name, original)
+
+
 @pytest.fixture(scope="session")
 def live_server(live_server):
     """pytest-django's live server, its connections counted, stopped only once they are
@@ -190,15 +256,18 @@ def live_server(live_server):
 
 @pytest.fixture(autouse=True)
 def _live_server_idle_before_flush(request):
-    """For a test with the live server: once it is over (its browser pages closed), wait for
-    the requests the server is serving to end before the database is flushed (requested
-    here, so torn down after this fixture)."""
+    """For a test with the live server: on SQLite its queries and transactions take the
+    server's lock (`_guard_shared_connection`); once it is over (its browser pages closed),
+    wait for the requests the server is serving to end before the database is flushed
+    (requested here, so torn down after this fixture)."""
     if "live_server" not in request.fixturenames:
         yield
         return
     server = request.getfixturevalue("live_server")
     request.getfixturevalue("transactional_db")
-    yield
+    shared = server.connections.one_at_a_time
+    with _guard_shared_connection(shared) if shared is not None else contextlib.nullcontext():
+        yield
     # Most connections close as the browser's context does: a request still on its way in
     # one is then served first. What is left open after that is idle, or being served.
     server.connections.wait_closed(seconds=0.5)

@@ -43,6 +43,7 @@ def test_a_regular_is_picked_not_retyped_on_a_phone(phone_page, live_server, dja
     assert player.register_entry == Player.objects.get(tournament=sm24, name=LONG).register_entry
 
     page.get_by_role("link", name=f"Earlier results {LONG}").click()
+    page.wait_for_load_state("load")  # the click waits for the page to start loading only
     assert "SM 2024" in page.content() and "champion" in page.content()
     assert_fits(page)
     assert_no_serious_axe_violations(page)
@@ -61,6 +62,8 @@ def test_the_merge_confirmation_fits_a_phone(phone_page, live_server, django_use
     page.get_by_label("Find the other entry of the same person").fill("ostergren")
     page.get_by_role("button", name="Find").click()
     page.get_by_role("link", name=f"Merge into {LONG}…").click()
+    # The confirmation loaded (a click does not wait for the page it opens to load).
+    page.get_by_role("button", name=f"Merge Åsa Östergren into {LONG}").wait_for()
     assert "SM 2024" in page.content() and "Lund Cup 2025" in page.content()
     assert_fits(page)
     assert_no_serious_axe_violations(page)

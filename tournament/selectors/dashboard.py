@@ -23,6 +23,7 @@ from tournament.models import (
 from tournament.rules import held_reasons, pace
 from tournament.selectors.tables import seats_with_players
 from tournament.selectors.tokens import revision_token
+from tournament.services import held_hands
 from tournament.tables.state import cached_progress, conclude_table
 
 # A table with no new hand for more than this many minutes is flagged for the TD. A hand
@@ -330,11 +331,7 @@ def _card_offline_since(table: Table, now: datetime, is_over: bool) -> datetime 
 def held_hands_waiting(tournament: Tournament) -> tuple[HeldHand, ...]:
     """The held hands the TD has not decided, at any level: one query. Each with
     `reason_shown`, why it was held in the reader's language (rules/held_reasons)."""
-    found = tuple(
-        HeldHand.objects.filter(table__level__tournament=tournament, decision="")
-        .select_related("table__level", "table__draw")
-        .order_by("held_at", "id")
-    )
+    found = tuple(held_hands.undecided(tournament))
     for held in found:
         held.reason_shown = held_reasons.words(held.why, held.reason)  # type: ignore[attr-defined]
     return found

@@ -9,6 +9,7 @@ from django.db.models import Exists, OuterRef, Prefetch
 from tournament.lib.text import swedish_sort_key
 from tournament.models import (
     Draw,
+    HeldHand,
     Level,
     Player,
     Seat,
@@ -164,6 +165,8 @@ class LevelCloseReview:
     ties: tuple[DashboardTable, ...]  # rows tied for first after their required hands
     playing: tuple[DashboardTable, ...]  # rows still short of their required hands
     winners: tuple[Player, ...]  # who won their table and may play on, by table number
+    # hands held from an offline card, not decided yet (any level), the oldest first
+    held_hands: tuple[HeldHand, ...] = ()
 
     @property
     def level(self) -> Level | None:
@@ -171,8 +174,9 @@ class LevelCloseReview:
 
     @property
     def blocked(self) -> bool:
-        """Open calls and unsettled ties block closing, as do tables still playing."""
-        return bool(self.calls or self.ties or self.playing)
+        """Open calls, undecided held hands and unsettled ties block closing, as do tables
+        still playing."""
+        return bool(self.calls or self.held_hands or self.ties or self.playing)
 
     @property
     def finishes(self) -> bool:
@@ -185,8 +189,8 @@ class LevelCloseReview:
 
 
 def level_close_review(tournament: Tournament, *, now: datetime | None = None) -> LevelCloseReview:
-    """The confirmation page of closing the current level: the dashboard's 6 queries."""
-    board = dashboard(tournament, now=now, held=False)
+    """The confirmation page of closing the current level: the dashboard's 7 queries."""
+    board = dashboard(tournament, now=now)
     by_number = sorted(board.tables, key=lambda row: row.table.number)
     calls = [row.call for row in by_number if row.call is not None]
     calls += board.calls_elsewhere
@@ -196,4 +200,5 @@ def level_close_review(tournament: Tournament, *, now: datetime | None = None) -
         ties=tuple(row for row in by_number if row.tied),
         playing=tuple(row for row in by_number if not row.is_over and not row.tied),
         winners=tuple(row.winner for row in by_number if row.is_over and row.winner is not None),
+        held_hands=board.held_hands,
     )

@@ -29,7 +29,7 @@ from tournament.rules.validation import (
     column_length,
     saved,
 )
-from tournament.services import announcements, checkin
+from tournament.services import announcements, checkin, held_hands
 from tournament.services.idempotency import idempotent
 from tournament.services.revisor_access import access_fields
 from tournament.services.stale import by_whom, clock
@@ -368,9 +368,11 @@ def open_calls(tournament: Tournament) -> list[TableCall]:
 def _refuse_while_open(tournament: Tournament, level: Level, tables: Sequence[Table]) -> None:
     """Closing makes the level's results final: refuse while anything is still open.
 
-    An open call (at any table of the tournament: none is left behind), a tie for first
-    not settled, a table still short of its hands. Every reason at once, so the TD sees
-    the whole list; the tables are locked, so no call or hand lands after the check.
+    An open call (at any table of the tournament: none is left behind), a hand held from
+    an offline card that the TD has not recorded or discarded (it may change who won), a
+    tie for first not settled, a table still short of its hands. Every reason at once, so
+    the TD sees the whole list; the tables are locked, so no call or hand lands after the
+    check.
     """
     reasons: list[str] = []
     places = [call_place(call.table, level) for call in open_calls(tournament)]
@@ -382,6 +384,21 @@ def _refuse_while_open(tournament: Tournament, level: Level, tables: Sequence[Ta
                 len(places),
             )
             % {"places": ", ".join(places)}
+        )
+    held = [
+        _("%(place)s, hand %(hand)d") % {"place": call_place(h.table, level), "hand": h.number}
+        for h in held_hands.undecided(tournament)
+    ]
+    if held:
+        reasons.append(
+            ngettext(
+                "Record or discard the hand held from an offline card first (on the "
+                "dashboard): %(hands)s.",
+                "Record or discard the hands held from offline cards first (on the "
+                "dashboard): %(hands)s.",
+                len(held),
+            )
+            % {"hands": "; ".join(held)}
         )
     ties = [table.number for table in tables if awaits_tie(table)]
     if ties:

@@ -68,6 +68,16 @@ class Answer:
     reason: str = ""
 
 
+def undecided(tournament: Tournament) -> list[HeldHand]:
+    """The tournament's held hands the TD has not recorded or discarded yet, at any level or
+    draw, the oldest first: 1 query."""
+    return list(
+        HeldHand.objects.filter(table__level__tournament=tournament, decision="")
+        .select_related("table__level", "table__draw")
+        .order_by("held_at", "id")
+    )
+
+
 def _key(key: object) -> uuid.UUID:
     try:
         return uuid.UUID(str(key))

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from tests.tournament.conftest import play, play_named, row_counts, single_table
-from tournament.models import FormSubmission, Level, Table, TableCall
-from tournament.services import calls, draws, hands
+from tournament.models import FormSubmission, HeldHand, Level, Table, TableCall
+from tournament.services import calls, draws, hands, held_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -203,6 +203,53 @@ def test_a_call_made_after_the_page_was_shown_blocks_the_confirmation(td_client,
     assert Level.objects.get(tournament=tournament, number=1).closed_at is not None
 
 
+def test_a_hand_held_from_an_offline_card_blocks_until_the_td_decides_it(
+    td_client, two_over, td_user
+):
+    """Table 1's card, offline, recorded its hand 1 too (Anna +4 where the TD's hand 1 has
+    her seat on +3): the server held it. Until the TD records or discards it, the level does
+    not close: the hand may change who won."""
+    tournament, tables = two_over
+    fields = confirm_fields(td_client.get(url("td:advance", tournament)).content.decode())
+    answer = held_hands.receive_queued_hand(
+        table=tables[1],
+        number=1,
+        key=uuid.uuid4(),
+        entry={"mode": "points", "points": {"0": 4, "1": -4, "2": 0}, "fantasyland": []},
+        expect=held_hands.Expected(playing=(0, 1, 2)),
+        actor_label="Revisor, table 1",
+    )
+    assert answer.status == "refused"
+    shown = td_client.get(url("td:advance", tournament))
+    page = text(shown)
+    assert "Still open: the level cannot be closed yet" in page
+    assert "1 hand held from an offline card" in page
+    assert "Table 1 (level 1), hand 1 as the card gave it" in page
+    assert "Hand 1 is already recorded at table 1." in page  # why, as the card was told
+    assert f'href="{url("td:tournament", tournament)}#held-hands"' in shown.content.decode()
+    assert 'name="confirm"' not in shown.content.decode()
+    # The page shown before it was held: its confirmation is refused, nothing changed.
+    before = row_counts()
+    response = td_client.post(url("td:advance", tournament), fields)
+    assert response.status_code == 400
+    assert (
+        "The level was not closed. Record or discard the hand held from an offline card "
+        "first (on the dashboard): table 1, hand 1." in text(response)
+    )
+    assert row_counts() == before and not FormSubmission.objects.exists()
+    # Discarded (kept, with the reason), the level closes.
+    held_hands.discard_held_hand(
+        tournament=tournament,
+        held_id=HeldHand.objects.get().pk,
+        reason="The TD's hand 1 is the right one",
+        actor=td_user,
+    )
+    fields = confirm_fields(td_client.get(url("td:advance", tournament)).content.decode())
+    assert td_client.post(url("td:advance", tournament), fields).status_code == 302
+    assert Level.objects.get(tournament=tournament, number=1).closed_at is not None
+    assert HeldHand.objects.get().decision == "discarded"
+
+
 def test_an_unsettled_tie_blocks_until_it_is_settled(td_client, make_tournament, td_user):
     tournament = make_tournament(["Anna", "Bo", "Cia"], min_hands=1)
     table = single_table(tournament, td_user)
@@ -305,10 +352,10 @@ def test_the_page_costs_the_same_queries_at_any_size(
     tables = tables_of(tournament)
     calls.call_td(table=tables[1], kind="dispute")
     play(tables[2], 1, 0, -1)
-    # session, user, tournament, current level, then the dashboard's seven: levels, players,
-    # tables, seats with players, tie settlements, open calls, the level's hand times; the
-    # alerts bar shows that same read, with its revision token.
-    with django_assert_num_queries(12):
+    # session, user, tournament, current level, then the dashboard's eight: levels, players,
+    # tables, seats with players, tie settlements, open calls, the level's hand times, the
+    # held hands; the alerts bar shows that same read, with its revision token.
+    with django_assert_num_queries(13):
         response = td_client.get(url("td:advance", tournament))
     assert response.status_code == 200
     assert f"{players // 3} tables still playing" in text(response)

@@ -103,6 +103,7 @@ class _Connections:
         self.open = 0
         self.busy = 0
         self.holding = False  # `held()`: new requests wait while the test writes
+        self.in_test = False  # a test with the live server is running
         self.changed = threading.Condition()
         self.one_at_a_time = threading.RLock() if shares_connection else None
         serve = server.process_request_thread
@@ -141,7 +142,15 @@ class _Connections:
                 with counts.changed:
                     counts.changed.wait_for(lambda: not counts.holding, timeout=30)
                     counts.busy += 1
+                    late = not counts.in_test
                 self.counted = True
+                if late:
+                    # Sent by a page of a test that is over (a beacon as its context
+                    # closed): the database is no longer a test's, and Django's request
+                    # signal would fail on it with a traceback in the output.
+                    if super().parse_request():
+                        self.send_error(503, "No test is running")
+                    return False
                 if counts.one_at_a_time is not None:
                     counts.one_at_a_time.acquire()
                     self.serving_alone = True
@@ -266,12 +275,14 @@ def _live_server_idle_before_flush(request):
     server = request.getfixturevalue("live_server")
     request.getfixturevalue("transactional_db")
     shared = server.connections.one_at_a_time
+    server.connections.in_test = True
     with _guard_shared_connection(shared) if shared is not None else contextlib.nullcontext():
         yield
     # Most connections close as the browser's context does: a request still on its way in
     # one is then served first. What is left open after that is idle, or being served.
     server.connections.wait_closed(seconds=0.5)
     server.connections.wait_served(seconds=5)
+    server.connections.in_test = False
 
 
 @pytest.fixture(autouse=True)
